@@ -1,0 +1,170 @@
+"""Kernels several systems share: the PRNG, flood fill, BFS distance field.
+
+Grids are flat arrays of ``height * width`` cells, cell ``i = y * width + x``.
+Neighbours are visited in the fixed order up, left, right, down.
+"""
+import numpy as np
+from numba import njit
+
+# splitmix64 constants
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S11 = np.uint64(11)
+_TWO53 = 1.0 / 9007199254740992.0
+
+
+@njit(cache=True)
+def rng_next(state):
+    """Advance ``state`` (uint64[1]) and return the next 64-bit output (splitmix64)."""
+    state[0] += _GOLDEN
+    z = state[0]
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def rng_below(state, n):
+    """A uniform integer in ``[0, n)`` for ``n >= 1`` (rejection sampling, no modulo bias)."""
+    un = np.uint64(n)
+    limit = np.uint64(0xFFFFFFFFFFFFFFFF) - (np.uint64(0xFFFFFFFFFFFFFFFF) % un)
+    while True:
+        r = rng_next(state)
+        if r < limit:
+            return np.int64(r % un)
+
+
+@njit(cache=True)
+def rng_random(state):
+    """A uniform float in ``[0, 1)`` with 53 random bits."""
+    return np.float64(rng_next(state) >> _S11) * _TWO53
+
+
+@njit(cache=True)
+def rng_shuffle(state, a):
+    """Shuffle the 1-D array ``a`` in place (Fisher-Yates)."""
+    for i in range(a.shape[0] - 1, 0, -1):
+        j = rng_below(state, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+@njit(cache=True)
+def flood_fill(blocked, width, start, stamp, epoch, queue):
+    """Mark every cell 4-connected to ``start`` through unblocked cells.
+
+    ``stamp`` is a reusable visited array: a cell is visited when ``stamp[c] == epoch``,
+    so a new fill only needs a new epoch, never a clear. On return ``queue[:n]`` holds
+    the ``n`` reached cells in BFS order (``start`` first). ``start`` must be unblocked.
+    """
+    n_cells = blocked.shape[0]
+    stamp[start] = epoch
+    queue[0] = start
+    head = 0
+    tail = 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        x = c % width
+        if c >= width:
+            nb = c - width
+            if not blocked[nb] and stamp[nb] != epoch:
+                stamp[nb] = epoch
+                queue[tail] = nb
+                tail += 1
+        if x > 0:
+            nb = c - 1
+            if not blocked[nb] and stamp[nb] != epoch:
+                stamp[nb] = epoch
+                queue[tail] = nb
+                tail += 1
+        if x < width - 1:
+            nb = c + 1
+            if not blocked[nb] and stamp[nb] != epoch:
+                stamp[nb] = epoch
+                queue[tail] = nb
+                tail += 1
+        if c + width < n_cells:
+            nb = c + width
+            if not blocked[nb] and stamp[nb] != epoch:
+                stamp[nb] = epoch
+                queue[tail] = nb
+                tail += 1
+    return tail
+
+
+@njit(cache=True)
+def bfs_distance(blocked, width, target, dist, queue):
+    """Breadth-first distance (4-neighbour steps) from ``target`` to every cell.
+
+    Fills ``dist`` (int32, one per cell) with the step count, -1 where unreachable or
+    blocked. The target itself counts as free even if ``blocked`` marks it. ``queue`` is a
+    work array of at least one slot per cell. Returns the number of cells reached.
+    """
+    n_cells = blocked.shape[0]
+    for i in range(n_cells):
+        dist[i] = -1
+    dist[target] = 0
+    queue[0] = target
+    head = 0
+    tail = 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        d = dist[c] + 1
+        x = c % width
+        if c >= width:
+            nb = c - width
+            if dist[nb] < 0 and not blocked[nb]:
+                dist[nb] = d
+                queue[tail] = nb
+                tail += 1
+        if x > 0:
+            nb = c - 1
+            if dist[nb] < 0 and not blocked[nb]:
+                dist[nb] = d
+                queue[tail] = nb
+                tail += 1
+        if x < width - 1:
+            nb = c + 1
+            if dist[nb] < 0 and not blocked[nb]:
+                dist[nb] = d
+                queue[tail] = nb
+                tail += 1
+        if c + width < n_cells:
+            nb = c + width
+            if dist[nb] < 0 and not blocked[nb]:
+                dist[nb] = d
+                queue[tail] = nb
+                tail += 1
+    return tail
+
+
+def box_neighbours(shape, diagonal):
+    """Neighbour table of a box grid of 1 to 3 dimensions (not a kernel: built once).
+
+    Returns int32 ``[n_cells, k]`` of flat neighbour indices (C order), -1 past the edge.
+    ``diagonal=False`` gives face neighbours (2 per axis); ``True`` gives every cell that
+    differs by at most 1 on each axis (8 in 2-D, 26 in 3-D). Order: offsets in C order
+    of the displacement vector, e.g. in 2-D up, left, right, down for face neighbours.
+    """
+    shape = tuple(int(s) for s in shape)
+    ndim = len(shape)
+    grids = np.indices((3,) * ndim).reshape(ndim, -1).T - 1
+    keep = np.abs(grids).sum(axis=1) > 0
+    if not diagonal:
+        keep &= np.abs(grids).sum(axis=1) == 1
+    offsets = grids[keep]
+    coords = np.indices(shape).reshape(ndim, -1).T
+    table = np.full((coords.shape[0], offsets.shape[0]), -1, dtype=np.int32)
+    for k, off in enumerate(offsets):
+        nb = coords + off
+        inside = np.all((nb >= 0) & (nb < np.array(shape)), axis=1)
+        flat = np.ravel_multi_index(tuple(nb[inside].T), shape)
+        table[inside, k] = flat
+    return table

@@ -1,0 +1,1 @@
+"""levelforge.batch (being built)."""

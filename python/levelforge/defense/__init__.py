@@ -1,0 +1,1 @@
+"""levelforge.defense (being built)."""

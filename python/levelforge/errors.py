@@ -1,0 +1,47 @@
+"""The exception hierarchy of levelforge.
+
+Every error levelforge raises is a :class:`LevelforgeError`. Errors caused by bad
+input also subclass :class:`ValueError`, so ``except ValueError`` keeps working for
+callers who do not know levelforge. Messages say what was wrong and where.
+"""
+
+
+class LevelforgeError(Exception):
+    """Base class of every levelforge error."""
+
+
+class LevelFormatError(LevelforgeError, ValueError):
+    """A level text (XSB, JSON) is malformed; the message names line and column."""
+
+    def __init__(self, message, line=None, column=None):
+        where = ""
+        if line is not None:
+            where = f"line {line}" + (f", column {column}" if column is not None else "") + ": "
+        super().__init__(where + message)
+        self.line = line
+        self.column = column
+
+
+class ConfigError(LevelforgeError, ValueError):
+    """A configuration argument (size, count, range, scenario field) is invalid."""
+
+
+class InvalidMoveError(LevelforgeError, ValueError):
+    """A game action is illegal in the current state; the state is unchanged."""
+
+
+class GenerationError(LevelforgeError, RuntimeError):
+    """A generator exhausted every fallback without producing a level."""
+
+
+class BatchItemError(LevelforgeError, RuntimeError):
+    """One item of a batch failed; carries the item's index and seed to reproduce it."""
+
+    def __init__(self, index, seed, cause):
+        super().__init__(f"item {index} (seed {seed}) failed: {type(cause).__name__}: {cause}")
+        self.index = index
+        self.seed = seed
+        self.cause = cause
+
+    def __reduce__(self):
+        return (type(self), (self.index, self.seed, self.cause))

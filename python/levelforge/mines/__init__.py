@@ -1,0 +1,1 @@
+"""levelforge.mines (being built)."""

@@ -1,0 +1,1 @@
+"""levelforge.sokoban (being built)."""

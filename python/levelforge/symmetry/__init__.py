@@ -1,0 +1,1 @@
+"""levelforge.symmetry (being built)."""
