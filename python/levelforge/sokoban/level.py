@@ -1,0 +1,289 @@
+"""Sokoban levels and the XSB text format.
+
+XSB characters: ``#`` wall, ``@`` player, ``+`` player on goal, ``$`` box, ``*`` box on
+goal, ``.`` goal, and floor as space, ``-`` or ``_``. A collection is boards separated by
+text lines: ``;`` comments and title lines such as ``'The Dungeon'``. The last ``;``
+line above a board is its title (as in Microban: ``; 12``); the other text lines above
+it are its comments.
+
+>>> level = Level.from_xsb('''
+... #####
+... #@$.#
+... #####''')
+>>> level.width, level.height, sorted(level.boxes), level.player
+(5, 3, [(2, 1)], (1, 1))
+>>> Level.from_xsb(level.to_xsb()) == level
+True
+"""
+import os
+from dataclasses import dataclass, field, replace as _replace
+
+import numpy as np
+
+from ..errors import LevelFormatError
+
+MAX_SIDE = 64
+"""Largest accepted width and height of a level, in cells."""
+
+_BOARD_CHARS = frozenset("#@+$*. -_")
+_FLOORS = frozenset(" -_")
+
+
+@dataclass(frozen=True)
+class Level:
+    """A Sokoban level: walls, goals, boxes and the player, as sets of ``(x, y)`` cells.
+
+    Construction validates the level (:class:`~levelforge.LevelFormatError`): exactly one
+    player, as many boxes as goals and at least one, every player, box and goal enclosed
+    by walls, no box or player inside a wall, sides at most :data:`MAX_SIDE`.
+
+    >>> Level(3 + 2, 3, walls=frozenset({(x, y) for x in range(5) for y in (0, 2)}
+    ...       | {(0, 1), (4, 1)}), goals=frozenset({(3, 1)}), boxes=frozenset({(2, 1)}),
+    ...       player=(1, 1)).to_xsb()
+    '#####\\n#@$.#\\n#####\\n'
+    """
+
+    width: int
+    height: int
+    walls: frozenset
+    goals: frozenset
+    boxes: frozenset
+    player: tuple
+    title: str = ""
+    comments: tuple = field(default=())
+
+    def __post_init__(self):
+        object.__setattr__(self, "walls", frozenset(self.walls))
+        object.__setattr__(self, "goals", frozenset(self.goals))
+        object.__setattr__(self, "boxes", frozenset(self.boxes))
+        object.__setattr__(self, "player", tuple(self.player))
+        object.__setattr__(self, "comments", tuple(self.comments))
+        _validate(self, lambda cell: (None, None))
+
+    # ----------------------------------------------------------------- XSB
+    @classmethod
+    def from_xsb(cls, text):
+        """Parse one level from XSB text (title and comment lines allowed above the board).
+
+        Raises :class:`~levelforge.LevelFormatError` naming line and column on bad input,
+        or if the text holds no board or several.
+        """
+        levels = _parse_collection(text)
+        if len(levels) != 1:
+            raise LevelFormatError(f"expected one level, found {len(levels)}")
+        return levels[0]
+
+    def to_xsb(self):
+        """The level as XSB text: comments, then ``; title``, then the board rows.
+
+        Outside floor and inside floor are both written as spaces; trailing spaces are
+        trimmed. ``Level.from_xsb(level.to_xsb()) == level`` always holds.
+        """
+        lines = [f"; {c}" if c else ";" for c in self.comments]
+        if self.title or self.comments:
+            lines.append(f"; {self.title}" if self.title else ";")
+            lines.append("")
+        lines.extend(self.rows())
+        return "\n".join(lines) + "\n"
+
+    def rows(self):
+        """The board rows as XSB strings (trailing spaces trimmed)."""
+        grid = [[" "] * self.width for _ in range(self.height)]
+        for x, y in self.walls:
+            grid[y][x] = "#"
+        for x, y in self.goals:
+            grid[y][x] = "."
+        for x, y in self.boxes:
+            grid[y][x] = "*" if (x, y) in self.goals else "$"
+        px, py = self.player
+        grid[py][px] = "+" if self.player in self.goals else "@"
+        return ["".join(row).rstrip() for row in grid]
+
+    # -------------------------------------------------------------- arrays
+    @classmethod
+    def from_arrays(cls, width, height, walls, goals, boxes, player, title="", comments=()):
+        """Build a level from flat arrays of ``height * width`` cells (cell ``y*width+x``).
+
+        ``walls``, ``goals``, ``boxes`` are nonzero where the cell holds one; ``player``
+        is the player's flat cell index.
+        """
+        def cells(a):
+            return frozenset((int(i) % width, int(i) // width) for i in np.flatnonzero(a))
+
+        return cls(int(width), int(height), cells(walls), cells(goals), cells(boxes),
+                   (int(player) % width, int(player) // width), title, tuple(comments))
+
+    def arrays(self):
+        """Fresh flat ``uint8`` arrays ``(walls, goals, boxes)`` and the player's cell index."""
+        out = []
+        for cells in (self.walls, self.goals, self.boxes):
+            a = np.zeros(self.width * self.height, np.uint8)
+            for x, y in cells:
+                a[y * self.width + x] = 1
+            out.append(a)
+        return out[0], out[1], out[2], self.player[1] * self.width + self.player[0]
+
+    @property
+    def is_solved(self):
+        """True when every box stands on a goal."""
+        return self.boxes == self.goals
+
+    def replace(self, **changes):
+        """A copy with some fields changed (validated like any new level)."""
+        return _replace(self, **changes)
+
+
+def read_xsb(path_or_text):
+    """Read a collection of levels from a file path or from XSB text.
+
+    Accepts a :class:`os.PathLike` or a string; a string holding a newline or a board
+    character line is parsed as text, otherwise it is opened as a path.
+
+    >>> [lv.title for lv in read_xsb('; one\\n\\n####\\n#@$.#\\n#####\\n; two\\n#####\\n#.$@#\\n#####')]
+    ['one', 'two']
+    """
+    if isinstance(path_or_text, os.PathLike) or (
+            isinstance(path_or_text, str) and "\n" not in path_or_text
+            and os.path.exists(path_or_text)):
+        with open(path_or_text, encoding="utf-8") as fh:
+            text = fh.read()
+    elif isinstance(path_or_text, str):
+        text = path_or_text
+    else:
+        raise TypeError(f"read_xsb takes a path or XSB text, not {type(path_or_text).__name__}")
+    return _parse_collection(text)
+
+
+def write_xsb(levels):
+    """XSB text of a collection: each level's :meth:`Level.to_xsb`, a blank line between."""
+    return "\n".join(level.to_xsb() for level in levels)
+
+
+# --------------------------------------------------------------------- parsing
+def _is_board_line(line):
+    stripped = line.strip()
+    if not stripped or stripped[0] == ";":
+        return False
+    return line.lstrip(" -_")[:1] in ("#", "@", "+", "$", "*", ".")
+
+
+def _parse_collection(text):
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    levels = []
+    notes = []  # text lines since the previous board
+    i = 0
+    while i < len(lines):
+        if not _is_board_line(lines[i]):
+            stripped = lines[i].strip()
+            if stripped:
+                notes.append(stripped)
+            i += 1
+            continue
+        first = i
+        while i < len(lines) and _is_board_line(lines[i]):
+            i += 1
+        levels.append(_parse_board(lines[first:i], first + 1, notes))
+        notes = []
+    if not levels:
+        raise LevelFormatError("no level found: no line starts with a board character such as '#'")
+    return levels
+
+
+def _title_and_comments(notes):
+    titles = [k for k, n in enumerate(notes) if n.startswith(";")]
+    if not titles:
+        return "", tuple(notes)
+    k = titles[-1]
+    title = notes[k][1:].strip()
+    comments = [n[1:].strip() if n.startswith(";") else n for j, n in enumerate(notes) if j != k]
+    return title, tuple(comments)
+
+
+def _parse_board(rows, first_line, notes):
+    walls, goals, boxes, players = set(), set(), set(), []
+    for y, row in enumerate(rows):
+        row = row.rstrip()
+        for x, ch in enumerate(row):
+            if ch not in _BOARD_CHARS:
+                raise LevelFormatError(f"unknown character {ch!r}", first_line + y, x + 1)
+            if ch == "#":
+                walls.add((x, y))
+            if ch in ".+*":
+                goals.add((x, y))
+            if ch in "$*":
+                boxes.add((x, y))
+            if ch in "@+":
+                players.append((x, y))
+    width = max(len(r.rstrip()) for r in rows)
+    height = len(rows)
+
+    def where(cell):
+        return first_line + cell[1], cell[0] + 1
+
+    if len(players) != 1:
+        if not players:
+            raise LevelFormatError("no player ('@' or '+') in the level", first_line)
+        raise LevelFormatError(f"{len(players)} players in the level, expected one",
+                               *where(players[1]))
+    title, comments = _title_and_comments(notes)
+    probe = _Unchecked(width, height, walls, goals, boxes, players[0])
+    _validate(probe, where)
+    return Level(width, height, frozenset(walls), frozenset(goals), frozenset(boxes),
+                 players[0], title, comments)
+
+
+@dataclass
+class _Unchecked:
+    width: int
+    height: int
+    walls: set
+    goals: set
+    boxes: set
+    player: tuple
+
+
+def _validate(level, where):
+    """Raise LevelFormatError for the first rule ``level`` breaks; ``where`` maps a cell
+    to (line, column) for messages."""
+    w, h = level.width, level.height
+    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
+        raise LevelFormatError(f"level is {w}x{h}; the limit is {MAX_SIDE}x{MAX_SIDE}")
+    for name, cells in (("wall", level.walls), ("goal", level.goals), ("box", level.boxes),
+                        ("player", [level.player])):
+        for cell in cells:
+            if len(cell) != 2 or not (0 <= cell[0] < w and 0 <= cell[1] < h):
+                raise LevelFormatError(f"{name} at {cell} is outside the {w}x{h} grid")
+    for cell in sorted(level.boxes):
+        if cell in level.walls:
+            raise LevelFormatError(f"box at {cell} is inside a wall", *where(cell))
+    if level.player in level.walls:
+        raise LevelFormatError(f"player at {level.player} is inside a wall", *where(level.player))
+    if level.player in level.boxes:
+        raise LevelFormatError(f"player at {level.player} stands on a box", *where(level.player))
+    if not level.boxes:
+        raise LevelFormatError("the level has no boxes")
+    if len(level.boxes) != len(level.goals):
+        raise LevelFormatError(f"{len(level.boxes)} boxes but {len(level.goals)} goals")
+    outside = _outside(w, h, level.walls)
+    for name, cells in (("player", [level.player]), ("box", sorted(level.boxes)),
+                        ("goal", sorted(level.goals))):
+        for cell in cells:
+            if cell in outside:
+                raise LevelFormatError(f"{name} at {cell} is not enclosed by walls", *where(cell))
+
+
+def _outside(w, h, walls):
+    """Cells connected to the grid's border through non-wall cells (4-neighbour)."""
+    todo = [(x, y) for x in range(w) for y in (0, h - 1)] + \
+           [(x, y) for y in range(h) for x in (0, w - 1)]
+    seen = set()
+    while todo:
+        cell = todo.pop()
+        if cell in seen or cell in walls:
+            continue
+        seen.add(cell)
+        x, y = cell
+        for nx, ny in ((x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1)):
+            if 0 <= nx < w and 0 <= ny < h:
+                todo.append((nx, ny))
+    return seen
