@@ -38,10 +38,10 @@ class BatchItemError(LevelforgeError, RuntimeError):
     """One item of a batch failed; carries the item's index and seed to reproduce it."""
 
     def __init__(self, index, seed, cause):
-        super().__init__(f"item {index} (seed {seed}) failed: {type(cause).__name__}: {cause}")
+        super().__init__(f"item {index} (seed {seed}) failed: {cause}")
         self.index = index
         self.seed = seed
-        self.cause = cause
+        self.cause = cause  # "ExceptionType: message", a string so the error pickles
 
     def __reduce__(self):
         return (type(self), (self.index, self.seed, self.cause))
