@@ -62,14 +62,15 @@ def run(generator, count, seed, path, executor=None, chunk_size=None, fmt=None,
     """
     form = format_for(path, fmt)
     config = generator.to_dict()
-    text = ""
+    done, end, size = 0, 0, 0
     if os.path.exists(path):
-        with open(path, encoding="utf-8", newline="") as fh:
-            text = fh.read()
-    done, end = form.scan(text, seed, config) if text else (0, 0)
+        with open(path, "rb") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            if size:
+                done, end = form.scan(fh, seed, config)
     if done > count:
         raise ConfigError(f"{path} already holds {done} items, more than --count {count}")
-    repaired = len(text.encode("utf-8")) - len(text[:end].encode("utf-8"))
+    repaired = size - end
     workers = worker_count(executor)
     if chunk_size is None:
         chunk_size = default_chunk_size(count - done, workers)
@@ -77,7 +78,7 @@ def run(generator, count, seed, path, executor=None, chunk_size=None, fmt=None,
     figures, pending = _Figures(generator), []
     start_ns = now_ns()
     with open(path, "a+b") as fh:
-        fh.truncate(len(text[:end].encode("utf-8")))
+        fh.truncate(end)
         fh.seek(0, os.SEEK_END)
         if end == 0:
             _write(fh, form.header(seed, config))

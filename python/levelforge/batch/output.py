@@ -8,6 +8,7 @@ Timing fields (keys ending in ``_ms``) are measurements, not content: with
 ``timings=False`` they are left out and the same seed gives a byte-identical file.
 """
 import json
+import os
 import re
 
 from ..errors import ConfigError, LevelFormatError
@@ -43,26 +44,51 @@ class JsonlFormat:
             data = strip_timings(data)
         return _dumps(data) + "\n"
 
-    def scan(self, text, seed, config):
-        """Count the whole records at the start of ``text``; return ``(count, end)``, the
-        number of whole records and the character offset just past the last of them.
+    def scan(self, fh, seed, config):
+        """Find the whole records at the start of the binary file ``fh``.
 
-        A last line without its newline, or that does not parse, is an incomplete
-        record to discard. A record that belongs to another batch (index, seed or
-        configuration differ) raises :class:`~levelforge.ConfigError`.
+        Returns ``(count, end)``: how many whole records it holds and the byte offset just
+        past the last of them. Only the tail is read and parsed (plus a newline count), so
+        resuming a file of a million records is cheap. A last line without its newline, or
+        one that does not parse, is an incomplete record to discard. A last record of
+        another batch (index, seed or configuration differ) raises ConfigError.
         """
-        end = text.rfind("\n") + 1  # drop a last line without its newline
+        end = _last_newline(fh, fh.seek(0, os.SEEK_END)) + 1
         while end > 0:
-            start = text.rfind("\n", 0, end - 1) + 1
+            start = _last_newline(fh, end - 1) + 1
+            fh.seek(start)
             try:
-                last = json.loads(text[start:end])
+                last = json.loads(fh.read(end - start))
             except ValueError:
                 end = start  # a damaged last line: discard it too
                 continue
-            count = text.count("\n", 0, end)
+            count = _count_newlines(fh, end)
             _check_record(last, count - 1, seed, config, "the last record")
             return count, end
         return 0, 0
+
+
+def _last_newline(fh, before, block=1 << 16):
+    """Offset of the last b"\n" before byte ``before``, or -1."""
+    pos = before
+    while pos > 0:
+        lo = max(0, pos - block)
+        fh.seek(lo)
+        k = fh.read(pos - lo).rfind(b"\n")
+        if k >= 0:
+            return lo + k
+        pos = lo
+    return -1
+
+
+def _count_newlines(fh, end, block=1 << 20):
+    fh.seek(0)
+    n, pos = 0, 0
+    while pos < end:
+        data = fh.read(min(block, end - pos))
+        n += data.count(b"\n")
+        pos += len(data)
+    return n
 
 
 def _check_record(record, index, seed, config, what):
@@ -96,33 +122,46 @@ class XsbFormat:
         comments += [f"{k} {_dumps(v)}" for k, v in sorted(_xsb_fields(result, timings).items())]
         return level.replace(title=str(index), comments=tuple(comments)).to_xsb() + "\n"
 
-    def scan(self, text, seed, config):
-        """Like :meth:`JsonlFormat.scan`: whole levels at the start of ``text``."""
-        header = self.header(seed, config)
-        if not text.startswith(header):
-            if header.startswith(text):
+    def scan(self, fh, seed, config):
+        """Like :meth:`JsonlFormat.scan`: whole levels at the start of binary file ``fh``.
+
+        Reads the header and the tail: the last level must have its declared number of
+        board rows and the blank line that ends a record, else it is discarded.
+        """
+        header = self.header(seed, config).encode()
+        size = fh.seek(0, os.SEEK_END)
+        fh.seek(0)
+        head = fh.read(len(header))
+        if head != header:
+            if header.startswith(head):
                 return 0, 0  # the header itself was cut: rewrite it
-            first = text.split("\n", 1)[0]
+            first = head.split(b"\n", 1)[0].decode("utf-8", "replace")
             raise ConfigError(f"the output file starts with {first!r}, not this batch's header "
-                              f"{header.splitlines()[0]!r}: use another output file")
-        items = list(_ITEM.finditer(text))
-        count, end = 0, len(header)
-        for k, m in enumerate(items):
-            stop = items[k + 1].start() if k + 1 < len(items) else len(text)
-            segment = text[m.start():stop]
-            index, item_s, rows = (int(g) for g in m.groups())
+                              f"{header.decode().splitlines()[0]!r}: use another output file")
+        block = 1 << 16
+        while True:  # read a tail holding the last two records (or the whole file)
+            lo = max(len(header), size - block)
+            fh.seek(lo)
+            tail = fh.read(size - lo).decode("utf-8", "replace")
+            items = list(_ITEM.finditer(tail))
+            if lo == len(header) or len(items) >= 2:
+                break
+            block *= 4
+        for k in range(len(items) - 1, max(-1, len(items) - 3), -1):
+            stop = items[k + 1].start() if k + 1 < len(items) else len(tail)
+            segment = tail[items[k].start():stop]
+            index, item_s, rows = (int(g) for g in items[k].groups())
             board = [ln for ln in segment.split("\n")
                      if ln.strip() and not ln.lstrip().startswith(";")]
-            if not segment.endswith("\n\n") or len(board) != rows:
-                if k + 1 < len(items):
-                    raise LevelFormatError(f"item {index} in the output file is damaged "
-                                           "before its end")
-                break  # an incomplete last record
-            if index != count or item_s != item_seed(seed, index):
-                raise ConfigError(f"item {count} of the output file is item {index} with "
-                                  f"seed {item_s}: the file is not this batch's output")
-            count, end = count + 1, stop
-        return count, end
+            if segment.endswith("\n\n") and len(board) == rows:
+                if item_s != item_seed(seed, index):
+                    raise ConfigError(f"item {index} of the output file has seed {item_s}, "
+                                      f"not {item_seed(seed, index)}: the file is not this "
+                                      "batch's output")
+                return index + 1, lo + len(tail[:stop].encode())
+            if k + 1 < len(items):
+                raise LevelFormatError(f"item {index} in the output file is damaged")
+        return 0, len(header)
 
 
 def _xsb_fields(result, timings):

@@ -1,0 +1,88 @@
+"""Batch figures: throughput with 1 and 2 processes, batch-layer overhead in-process.
+
+    python asv_bench/report_batch.py [--items 3000] [--repeats 5]
+
+Prints a markdown table. Each figure is the median of ``--repeats`` runs, the runs of the
+compared variants interleaved so that machine noise hits them alike.
+"""
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from levelforge import batch
+from levelforge.seeding import item_seed
+from levelforge.sokoban import Generator
+
+CONFIG = dict(width=7, height=7, boxes=2, pushes=(4, 8))
+
+
+def _warm_worker(_):
+    Generator(**CONFIG).warm_up()
+    time.sleep(0.05)  # keep this worker busy so every worker gets a warm-up task
+
+
+def _timed(fn):
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--items", type=int, default=3000)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=20261130)
+    args = ap.parse_args(argv)
+    n, seed = args.items, args.seed
+    gen = Generator(**CONFIG)
+    gen.warm_up()
+
+    def bare():
+        for i in range(n):
+            gen.generate(item_seed(seed, i))
+
+    def layer():
+        for _ in batch.generate(gen, n, seed):
+            pass
+
+    def to_file():
+        with tempfile.TemporaryDirectory() as d:
+            batch.run(gen, n, seed, f"{d}/out.jsonl", show_progress=False)
+
+    pools = {k: ProcessPoolExecutor(k) for k in (1, 2)}
+    for k, pool in pools.items():
+        list(pool.map(_warm_worker, range(4 * k)))
+
+    def pooled(k):
+        return lambda: [None for _ in batch.generate(gen, n, seed, executor=pools[k])]
+
+    runs = {"bare loop": bare, "batch.generate": layer, "batch.run to JSONL": to_file,
+            "pool 1 process": pooled(1), "pool 2 processes": pooled(2)}
+    times = {k: [] for k in runs}
+    for _ in range(args.repeats):
+        for name, fn in runs.items():
+            times[name].append(_timed(fn))
+    for pool in pools.values():
+        pool.shutdown()
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"Sokoban {CONFIG['width']}x{CONFIG['height']}/{CONFIG['boxes']} boxes, "
+          f"{n} items, median of {args.repeats} interleaved runs\n")
+    print("| variant | seconds | items/s | ratio |")
+    print("|---|---:|---:|---|")
+    rows = [("bare loop", "1.00 (baseline)"),
+            ("batch.generate", f"{med['batch.generate'] / med['bare loop']:.3f} x bare loop time"),
+            ("batch.run to JSONL", f"{med['batch.run to JSONL'] / med['bare loop']:.3f} x bare "
+                                   "loop time"),
+            ("pool 1 process", f"{med['bare loop'] / med['pool 1 process']:.2f} x bare loop speed"),
+            ("pool 2 processes", f"{med['pool 1 process'] / med['pool 2 processes']:.2f} x "
+                                 "1-process pool speed")]
+    for name, ratio in rows:
+        print(f"| {name} | {med[name]:.3f} | {n / med[name]:,.0f} | {ratio} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
