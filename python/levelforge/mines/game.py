@@ -1,0 +1,307 @@
+"""The 3D minesweeper game: levels, presets, the game itself and share codes.
+
+Cells are ``(x, y, z)`` tuples; arrays are indexed ``[z, y, x]``. Only surface cells may
+be chosen (see :meth:`Game.open`). Mines are placed on the first open, from the seed, the
+level and the start cell alone, so a share code rebuilds the same minefield anywhere.
+"""
+import re
+from dataclasses import dataclass
+from urllib.parse import parse_qs
+
+import numpy as np
+
+from levelforge.engine import mines as K
+from levelforge.errors import ConfigError, InvalidMoveError
+from levelforge.seeding import check_seed, kernel_seed
+
+from .observation import PublicObservation
+
+MAX_SIDE = 32
+
+
+@dataclass(frozen=True)
+class Level:
+    """A board size and mine count; ``name`` is the preset name or ``WxHxD-M``.
+
+    >>> Level.parse("hard")
+    Level(width=10, height=10, depth=10, mines=99, name='hard')
+    >>> Level.parse("9x9x1-10").cells
+    81
+    """
+
+    width: int
+    height: int
+    depth: int
+    mines: int
+    name: str = ""
+
+    def __post_init__(self):
+        for axis in ("width", "height", "depth"):
+            v = getattr(self, axis)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) \
+                    or not 1 <= v <= MAX_SIDE:
+                raise ConfigError(f"{axis} must be an integer from 1 to {MAX_SIDE}, got {v!r}")
+        m = self.mines
+        if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 0:
+            raise ConfigError(f"mines must be a non-negative integer, got {m!r}")
+        # the first cell and its neighbours stay free wherever the first click lands
+        reserved = min(self.width, 3) * min(self.height, 3) * min(self.depth, 3)
+        if m > self.cells - reserved:
+            raise ConfigError(
+                f"{m} mines do not fit a {self.width}x{self.height}x{self.depth} board: at most "
+                f"{self.cells - reserved} (the first cell and its neighbours stay free)")
+        if not self.name:
+            object.__setattr__(self, "name", self.code())
+
+    @property
+    def cells(self):
+        """The number of cells."""
+        return self.width * self.height * self.depth
+
+    def code(self):
+        """``WxHxD-M``, the custom form accepted by :meth:`parse`."""
+        return f"{self.width}x{self.height}x{self.depth}-{self.mines}"
+
+    @classmethod
+    def parse(cls, text):
+        """A preset name (``easy``, ``normal``, ``hard``) or ``WxHxD-M`` (``WxH-M`` for 2D)."""
+        if isinstance(text, Level):
+            return text
+        if not isinstance(text, str):
+            raise ConfigError(f"level must be a preset name or 'WxHxD-M', got {text!r}")
+        key = text.strip().lower()
+        if key in PRESETS:
+            return PRESETS[key]
+        m = re.fullmatch(r"(\d+)x(\d+)(?:x(\d+))?-(\d+)", key)
+        if not m:
+            raise ConfigError(f"unknown level {text!r}: use one of {', '.join(PRESETS)} "
+                              "or 'WxHxD-M' such as '9x9x1-10'")
+        w, h, d, n = m.groups()
+        return cls(int(w), int(h), int(d or 1), int(n))
+
+
+PRESETS = {
+    "easy": Level(5, 5, 5, 10, "easy"),
+    "normal": Level(7, 7, 7, 33, "normal"),
+    "hard": Level(10, 10, 10, 99, "hard"),
+    "beginner2d": Level(9, 9, 1, 10, "beginner2d"),
+    "intermediate2d": Level(16, 16, 1, 40, "intermediate2d"),
+    "expert2d": Level(30, 16, 1, 99, "expert2d"),
+}
+
+
+class Game:
+    """One game of 3D minesweeper (depth 1 is classic 2D minesweeper).
+
+    ``level`` is a :class:`Level`, a preset name or ``WxHxD-M``; ``seed`` with the level
+    and the first opened cell fixes the minefield.
+
+    >>> game = Game("easy", seed=7)
+    >>> game.open((0, 0, 0)) > 0        # the first number is always 0: a cascade
+    True
+    >>> game.status
+    'playing'
+    >>> Game.from_share_code(game.share_code()).observe().state.tolist() == \\
+    ...     game.observe().state.tolist()
+    True
+    """
+
+    def __init__(self, level="normal", seed=0):
+        self.level = Level.parse(level)
+        self.seed = check_seed(seed)
+        lv = self.level
+        self._nb26, self._nb6, self._boundary = K.board_tables(lv.width, lv.height, lv.depth)
+        n = lv.cells
+        self._state = np.zeros(n, np.uint8)
+        self._mine = np.zeros(n, np.uint8)
+        self._numbers = np.full(n, -1, np.int8)
+        self._queue = np.empty(n, np.int32)
+        self._select = np.empty(n, np.uint8)
+        self.start = None
+        self.status = "ready"
+        self.exploded = None
+        self.flags = 0
+        self.opened = 0
+
+    # ------------------------------------------------------------------ helpers
+    def _index(self, cell, what):
+        lv = self.level
+        try:
+            x, y, z = (int(v) for v in cell)
+            if any(int(v) != v for v in cell):
+                raise ValueError
+        except (TypeError, ValueError):
+            raise InvalidMoveError(f"{what}: a cell is an (x, y, z) tuple of integers, "
+                                   f"got {cell!r}") from None
+        if not (0 <= x < lv.width and 0 <= y < lv.height and 0 <= z < lv.depth):
+            raise InvalidMoveError(f"{what}: cell {(x, y, z)} is outside the "
+                                   f"{lv.width}x{lv.height}x{lv.depth} board")
+        return (z * lv.height + y) * lv.width + x
+
+    def _cell(self, index):
+        lv = self.level
+        return (index % lv.width, (index // lv.width) % lv.height,
+                index // (lv.width * lv.height))
+
+    def _check_running(self, what):
+        if self.status in ("won", "lost"):
+            raise InvalidMoveError(f"{what}: the game is over ({self.status})")
+
+    def _selectable(self):
+        K.selectable_mask(self._state, self._boundary, self._nb6, self._select)
+        return self._select
+
+    def _finish_open(self, opened, what, cell):
+        if opened < 0:
+            self.status = "lost"
+            self.exploded = self._cell(-1 - opened)
+            return 0
+        self.opened += opened
+        if self.opened == self.level.cells - self.level.mines:
+            self.status = "won"
+        return opened
+
+    # ------------------------------------------------------------------ actions
+    def open(self, cell):
+        """Open a closed, selectable, unflagged cell; returns the number of cells opened.
+
+        A 0 opens its 26 neighbours, recursively. Opening a mine loses the game (returns 0).
+        The first open places the mines, never on this cell or its neighbours.
+        Raises :class:`~levelforge.InvalidMoveError` (changing nothing) when the cell is
+        out of range, open, flagged, not selectable, or the game is over.
+        """
+        what = "open"
+        self._check_running(what)
+        c = self._index(cell, what)
+        s = self._state[c]
+        if s == K.OPEN:
+            raise InvalidMoveError(f"{what}: cell {self._cell(c)} is already open")
+        if s == K.FLAGGED:
+            raise InvalidMoveError(f"{what}: cell {self._cell(c)} is flagged; unflag it first")
+        if not self._selectable()[c]:
+            raise InvalidMoveError(f"{what}: cell {self._cell(c)} is not selectable (no open "
+                                   "or flagged face neighbour and not on the surface)")
+        if self.status == "ready":
+            self._place(c)
+        self._queue[0] = c
+        opened = K.open_cascade(self._queue, 1, self._mine, self._numbers, self._state,
+                                self._nb26)
+        return self._finish_open(opened, what, cell)
+
+    def flag(self, cell):
+        """Toggle the flag on a selectable closed cell (a flagged cell is always selectable).
+
+        Returns True when the cell is now flagged. Illegal actions raise
+        :class:`~levelforge.InvalidMoveError` and change nothing.
+        """
+        what = "flag"
+        self._check_running(what)
+        c = self._index(cell, what)
+        s = self._state[c]
+        if s == K.OPEN:
+            raise InvalidMoveError(f"{what}: cell {self._cell(c)} is open")
+        if s == K.FLAGGED:
+            self._state[c] = K.CLOSED
+            self.flags -= 1
+            return False
+        if not self._selectable()[c]:
+            raise InvalidMoveError(f"{what}: cell {self._cell(c)} is not selectable")
+        self._state[c] = K.FLAGGED
+        self.flags += 1
+        return True
+
+    def chord(self, cell):
+        """Open every closed unflagged neighbour of an open number whose flags equal it.
+
+        Returns the number of cells opened (a wrong flag can make this lose the game).
+        Raises :class:`~levelforge.InvalidMoveError` when the cell is not open or the
+        number of flagged neighbours differs from its number.
+        """
+        what = "chord"
+        self._check_running(what)
+        c = self._index(cell, what)
+        if self._state[c] != K.OPEN:
+            raise InvalidMoveError(f"{what}: cell {self._cell(c)} is not open")
+        nbs = self._nb26[c]
+        nbs = nbs[nbs >= 0]
+        flagged = int(np.count_nonzero(self._state[nbs] == K.FLAGGED))
+        if flagged != self._numbers[c]:
+            raise InvalidMoveError(f"{what}: cell {self._cell(c)} shows {self._numbers[c]} "
+                                   f"but has {flagged} flagged neighbours")
+        closed = nbs[self._state[nbs] == K.CLOSED]
+        self._queue[:closed.size] = closed
+        opened = K.open_cascade(self._queue, closed.size, self._mine, self._numbers,
+                                self._state, self._nb26)
+        return self._finish_open(opened, what, cell)
+
+    def _place(self, start):
+        lv = self.level
+        rng = np.array([kernel_seed(self.seed)], np.uint64)
+        K.place_mines(self._nb26, start, lv.mines, rng, self._mine, self._queue)
+        K.compute_numbers(self._mine, self._nb26, self._numbers)
+        self.start = self._cell(start)
+        self.status = "playing"
+
+    # ------------------------------------------------------------------ views
+    def observe(self):
+        """The :class:`PublicObservation` of the game (copies; no minefield)."""
+        lv = self.level
+        shape = (lv.depth, lv.height, lv.width)
+        numbers = np.where(self._state == K.OPEN, self._numbers, -1).astype(np.int8)
+        ro = PublicObservation._readonly
+        return PublicObservation(
+            width=lv.width, height=lv.height, depth=lv.depth, mines=lv.mines,
+            state=ro(self._state.reshape(shape)),
+            numbers=ro(numbers.reshape(shape)),
+            selectable=ro(self._selectable().reshape(shape).astype(bool)),
+            remaining_mines=lv.mines - self.flags,
+            status=self.status,
+        )
+
+    def minefield(self):
+        """The mines as a bool array ``[z, y, x]``, only once the game is over.
+
+        Raises :class:`~levelforge.InvalidMoveError` while the game is running.
+        """
+        if self.status not in ("won", "lost"):
+            raise InvalidMoveError("minefield: only shown once the game is over")
+        lv = self.level
+        return self._mine.reshape(lv.depth, lv.height, lv.width).astype(bool)
+
+    def share_code(self):
+        """``seed=S&level=L&start=x,y,z``: rebuilds this minefield (after the first open)."""
+        if self.start is None:
+            raise InvalidMoveError("share_code: open the first cell first (it fixes the mines)")
+        x, y, z = self.start
+        return f"seed={self.seed}&level={self.level.name}&start={x},{y},{z}"
+
+    @classmethod
+    def from_share_code(cls, code):
+        """The game of a share code, restarted with only its first cell open.
+
+        >>> Game.from_share_code("seed=3&level=hard&start=0,0,0").status
+        'playing'
+        """
+        if not isinstance(code, str):
+            raise ConfigError(f"share code must be a string, got {code!r}")
+        q = parse_qs(code.strip().lstrip("?"), keep_blank_values=True, strict_parsing=False)
+        missing = [k for k in ("seed", "level", "start") if k not in q]
+        if missing:
+            raise ConfigError(f"share code {code!r} lacks {', '.join(missing)}")
+        try:
+            seed = int(q["seed"][0])
+            start = tuple(int(v) for v in q["start"][0].split(","))
+        except ValueError:
+            raise ConfigError(f"share code {code!r}: seed and start must be integers") from None
+        if len(start) != 3:
+            raise ConfigError(f"share code {code!r}: start must be x,y,z")
+        game = cls(q["level"][0], seed)
+        try:
+            game.open(start)
+        except InvalidMoveError as exc:
+            raise ConfigError(f"share code {code!r}: bad start cell: {exc}") from None
+        return game
+
+    def __repr__(self):
+        return (f"Game(level={self.level.name!r}, seed={self.seed}, status={self.status!r}, "
+                f"opened={self.opened}, flags={self.flags})")
