@@ -1,0 +1,795 @@
+"""Sokoban kernels: dead squares, push distances, freeze deadlocks, push-optimal A*,
+solution reconstruction and the reverse-play (pull) generator.
+
+Boards are flat arrays of ``height * width`` cells (cell ``i = y * width + x``). Every
+kernel assumes an *enclosed* board: each non-wall cell has all four neighbours inside
+the grid (the API masks every cell the player cannot reach as a wall before calling).
+Directions are numbered 0..3 = up, left, right, down (LURD letters ``u l r d``).
+
+A search state is the sorted box cells plus the player's reachable region, normalised
+to the smallest cell of the region. The search lives in preallocated arrays (a node
+pool, a binary heap of packed keys, an open-addressing transposition table keyed by a
+Zobrist hash with a generation stamp, so a new search never clears anything).
+"""
+import numpy as np
+from numba import njit
+
+from .grid import flood_fill, rng_below
+
+UNREACHABLE = 1 << 24  # push distance of a cell from which a goal cannot be reached
+_BIG = np.int64(1) << 50
+MAX_G = 32767  # pushes and f values must fit 15 bits of the packed heap key
+
+# counter slots of ``ctr`` (int64[16])
+C_NODES = 0      # nodes stored in the pool
+C_HEAP = 1       # entries in the heap
+C_TEPOCH = 2     # transposition-table generation
+C_FILL = 3       # flood-fill epoch of ``stamp``
+C_FILL2 = 4      # flood-fill epoch of ``stamp2``
+C_GOAL = 5       # node index of the solved state, -1 before
+C_EXPANDED = 6   # expanded nodes
+C_STATUS = 7     # RUNNING / SOLVED / UNSOLVABLE / LIMIT
+C_BOXES = 8      # box count of the running search
+C_CAP = 9        # node cap of the running search
+C_START = 10     # the player's actual start cell (for reconstruction)
+N_COUNTERS = 16
+
+RUNNING = 0
+SOLVED = 1
+UNSOLVABLE = 2
+LIMIT = 3
+
+_LOWER = np.array([ord("u"), ord("l"), ord("r"), ord("d")], dtype=np.uint8)
+_UPPER = np.array([ord("U"), ord("L"), ord("R"), ord("D")], dtype=np.uint8)
+
+
+@njit(cache=True, inline="always")
+def _delta(d, width):
+    if d == 0:
+        return -width
+    if d == 1:
+        return -1
+    if d == 2:
+        return 1
+    return width
+
+
+# --------------------------------------------------------------------------- board analysis
+
+@njit(cache=True)
+def push_distances(walls, goal_cells, width, dist, dead, queue):
+    """Push distance of every cell to every goal, and the dead squares.
+
+    ``dist[k, c]`` is the least number of pushes that bring a box from ``c`` onto goal
+    ``goal_cells[k]`` on the empty board (other boxes ignored), ``UNREACHABLE`` if none:
+    a breadth-first search of *pulls* from the goal (a box at ``c`` came from ``c - s``
+    with the player behind it at ``c - 2s``). ``dead[c]`` is 1 for non-wall cells from
+    which no goal is reachable by pushing (this covers dead corners), 0 elsewhere.
+    """
+    n = walls.shape[0]
+    for c in range(n):
+        dead[c] = 0 if walls[c] else 1
+    for k in range(goal_cells.shape[0]):
+        row = dist[k]
+        for c in range(n):
+            row[c] = UNREACHABLE
+        g = goal_cells[k]
+        row[g] = 0
+        dead[g] = 0
+        queue[0] = g
+        head = 0
+        tail = 1
+        while head < tail:
+            c = queue[head]
+            head += 1
+            nd = row[c] + 1
+            for d in range(4):
+                s = _delta(d, width)
+                b = c - s
+                if walls[b] or row[b] != UNREACHABLE:
+                    continue
+                if walls[b - s]:
+                    continue
+                row[b] = nd
+                dead[b] = 0
+                queue[tail] = b
+                tail += 1
+
+
+# --------------------------------------------------------------------------- heuristic
+
+@njit(cache=True)
+def matching_cost(boxes, nbox, dist, hu, hv, hp, hway, hminv, hused):
+    """Minimum-cost perfect matching of boxes to goals under ``dist`` (Hungarian method).
+
+    An admissible, consistent lower bound on the remaining pushes. Returns a value
+    ``>= UNREACHABLE`` when no matching exists (the state is then a deadlock).
+    Work arrays have ``nbox + 1`` slots each.
+    """
+    n = nbox
+    for j in range(n + 1):
+        hu[j] = 0
+        hv[j] = 0
+        hp[j] = 0
+        hway[j] = 0
+    for i in range(1, n + 1):
+        hp[0] = i
+        j0 = 0
+        for j in range(n + 1):
+            hminv[j] = _BIG
+            hused[j] = 0
+        while True:
+            hused[j0] = 1
+            i0 = hp[j0]
+            delta = _BIG
+            j1 = 0
+            cell = boxes[i0 - 1]
+            for j in range(1, n + 1):
+                if hused[j] == 0:
+                    cur = np.int64(dist[j - 1, cell]) - hu[i0] - hv[j]
+                    if cur < hminv[j]:
+                        hminv[j] = cur
+                        hway[j] = j0
+                    if hminv[j] < delta:
+                        delta = hminv[j]
+                        j1 = j
+            for j in range(n + 1):
+                if hused[j]:
+                    hu[hp[j]] += delta
+                    hv[j] -= delta
+                else:
+                    hminv[j] -= delta
+            j0 = j1
+            if hp[j0] == 0:
+                break
+        while True:
+            j1 = hway[j0]
+            hp[j0] = hp[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    total = -hv[0]
+    if total >= UNREACHABLE:
+        return UNREACHABLE
+    return total
+
+
+# --------------------------------------------------------------------------- freeze deadlock
+
+@njit(cache=True)
+def frozen_state(c0, walls, occ, dead, goals, tmp, width, fstack):
+    """Freeze test of the box on ``c0``: 0 movable, 1 frozen (every frozen box involved on
+    a goal), 2 frozen with a box off its goal (a deadlock).
+
+    A box is frozen when it is blocked on both axes; an axis is blocked by a wall on
+    either side, by dead squares on both sides, or by a frozen box on either side
+    (tested recursively, with the boxes under test counted as walls). The recursion runs
+    on the explicit stack ``fstack`` (int64, one frame per box, packed as
+    ``cell * 64 + axis * 16 + stage * 4 + result``). ``tmp`` is a zeroed uint8 work
+    array; it is zero again on return.
+    """
+    tmp[c0] = 1
+    fstack[0] = np.int64(c0) * 64 + (1 if goals[c0] else 2)
+    sp = 1
+    ret = 0
+    while sp > 0:
+        fr = fstack[sp - 1]
+        c = fr >> 6
+        axis = (fr >> 4) & 1
+        stage = (fr >> 2) & 3
+        result = fr & 3
+        s = 1 if axis == 0 else width
+        a = c - s
+        b = c + s
+        child = -1
+        blocked = 0
+        if stage == 0:
+            if walls[a] or walls[b] or tmp[a] or tmp[b] or (dead[a] and dead[b]):
+                blocked = 1
+            elif occ[a]:
+                stage = 1
+                child = a
+            elif occ[b]:
+                stage = 2
+                child = b
+        elif stage == 1:
+            if ret:
+                blocked = ret
+            elif occ[b]:
+                stage = 2
+                child = b
+        else:
+            blocked = ret
+        if child >= 0:
+            fstack[sp - 1] = c * 64 + axis * 16 + stage * 4 + result
+            tmp[child] = 1
+            fstack[sp] = np.int64(child) * 64 + (1 if goals[child] else 2)
+            sp += 1
+            continue
+        if blocked == 0:
+            tmp[c] = 0
+            sp -= 1
+            ret = 0
+            continue
+        if blocked > result:
+            result = blocked
+        if axis == 0:
+            fstack[sp - 1] = c * 64 + 16 + result
+            continue
+        tmp[c] = 0
+        sp -= 1
+        ret = result
+    return ret
+
+
+# --------------------------------------------------------------------------- heap
+
+@njit(cache=True, inline="always")
+def _key(f, g, node):
+    return (np.int64(f) << 47) | (np.int64(MAX_G - g) << 32) | np.int64(node)
+
+
+@njit(cache=True)
+def _heap_push(heap, ctr, key):
+    i = ctr[C_HEAP]
+    ctr[C_HEAP] = i + 1
+    while i > 0:
+        parent = (i - 1) >> 1
+        if heap[parent] <= key:
+            break
+        heap[i] = heap[parent]
+        i = parent
+    heap[i] = key
+
+
+@njit(cache=True)
+def _heap_pop(heap, ctr):
+    top = heap[0]
+    n = ctr[C_HEAP] - 1
+    ctr[C_HEAP] = n
+    if n == 0:
+        return top
+    last = heap[n]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[child] >= last:
+            break
+        heap[i] = heap[child]
+        i = child
+    heap[i] = last
+    return top
+
+
+# --------------------------------------------------------------------------- search
+
+@njit(cache=True)
+def _region_min(blk, width, start, stamp, ctr, slot, queue):
+    ctr[slot] += 1
+    m = flood_fill(blk, width, start, stamp, ctr[slot], queue)
+    best = queue[0]
+    for i in range(1, m):
+        if queue[i] < best:
+            best = queue[i]
+    return best
+
+
+@njit(cache=True)
+def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
+                 nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
+                 occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
+                 hu, hv, hp, hway, hminv, hused, fstack):
+    """Reset the search workspace and insert the start state (box cells ``boxes[:nbox]``,
+    player cell ``player``) with a node cap ``cap``. Returns the status: RUNNING,
+    SOLVED (already solved) or UNSOLVABLE (a dead square, frozen box or no matching)."""
+    ctr[C_NODES] = 0
+    ctr[C_HEAP] = 0
+    ctr[C_TEPOCH] += 1
+    ctr[C_GOAL] = -1
+    ctr[C_EXPANDED] = 0
+    ctr[C_BOXES] = nbox
+    ctr[C_CAP] = cap
+    ctr[C_START] = player
+    ctr[C_STATUS] = RUNNING
+    for c in range(walls.shape[0]):
+        blk[c] = walls[c]
+    # sorted copy of the boxes
+    for i in range(nbox):
+        v = boxes[i]
+        j = i
+        while j > 0 and wbox[j - 1] > v:
+            wbox[j] = wbox[j - 1]
+            j -= 1
+        wbox[j] = v
+    bad = False
+    for i in range(nbox):
+        occ[wbox[i]] = 1
+        blk[wbox[i]] = 1
+    for i in range(nbox):
+        c = wbox[i]
+        if dead[c]:
+            bad = True
+        elif frozen_state(c, walls, occ, dead, goals, tmp, width, fstack) == 2:
+            bad = True
+    norm = _region_min(blk, width, player, stamp2, ctr, C_FILL2, queue2)
+    for i in range(nbox):
+        occ[wbox[i]] = 0
+        blk[wbox[i]] = 0
+    h = matching_cost(wbox, nbox, dist, hu, hv, hp, hway, hminv, hused)
+    if bad or h >= UNREACHABLE:
+        ctr[C_STATUS] = UNSOLVABLE
+        return UNSOLVABLE
+    bh = np.uint64(0)
+    for i in range(nbox):
+        nbox_pool[i] = wbox[i]
+        bh ^= zob[0, wbox[i]]
+    nplayer[0] = norm
+    nparent[0] = -1
+    ng[0] = 0
+    nhash[0] = bh
+    nmove[0] = -1
+    ctr[C_NODES] = 1
+    mask = table.shape[0] - 1
+    slot = np.int64((bh ^ zob[1, norm]) & np.uint64(mask))
+    table[slot] = 0
+    tstamp[slot] = ctr[C_TEPOCH]
+    if h == 0:
+        ctr[C_GOAL] = 0
+        ctr[C_STATUS] = SOLVED
+        return SOLVED
+    _heap_push(heap, ctr, _key(h, 0, 0))
+    return RUNNING
+
+
+@njit(cache=True)
+def search_run(budget, walls, goals, dead, dist, zob, width,
+               nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
+               occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
+               hu, hv, hp, hway, hminv, hused, fstack):
+    """Continue the A* search for at most ``budget`` expansions. Returns the status:
+    RUNNING (budget used up; call again), SOLVED (``ctr[C_GOAL]`` is the solved node),
+    UNSOLVABLE (the open list is exhausted: proved) or LIMIT (node pool or heap full)."""
+    if ctr[C_STATUS] != RUNNING:
+        return ctr[C_STATUS]
+    nbox = ctr[C_BOXES]
+    cap = ctr[C_CAP]
+    mask = table.shape[0] - 1
+    tepoch = ctr[C_TEPOCH]
+    heap_cap = heap.shape[0]
+    done = 0
+    while done < budget:
+        if ctr[C_HEAP] == 0:
+            ctr[C_STATUS] = UNSOLVABLE
+            return UNSOLVABLE
+        key = _heap_pop(heap, ctr)
+        u = np.int64(key & np.int64(0xFFFFFFFF))
+        gu = MAX_G - np.int64((key >> 32) & np.int64(0x7FFF))
+        if gu != ng[u]:
+            continue  # stale entry: the node was reached more cheaply since
+        done += 1
+        ctr[C_EXPANDED] += 1
+        base = u * nbox
+        for i in range(nbox):
+            c = nbox_pool[base + i]
+            occ[c] = 1
+            blk[c] = 1
+        ctr[C_FILL] += 1
+        epoch = ctr[C_FILL]
+        flood_fill(blk, width, nplayer[u], stamp, epoch, queue)
+        g1 = gu + 1
+        status = RUNNING
+        for i in range(nbox):
+            b = nbox_pool[base + i]
+            for d in range(4):
+                s = _delta(d, width)
+                t = b + s
+                if blk[t] or dead[t] or stamp[b - s] != epoch:
+                    continue
+                occ[b] = 0
+                blk[b] = 0
+                occ[t] = 1
+                blk[t] = 1
+                if frozen_state(t, walls, occ, dead, goals, tmp, width, fstack) != 2:
+                    # child boxes, sorted: parent's with b replaced by t
+                    k = 0
+                    for j in range(nbox):
+                        v = nbox_pool[base + j]
+                        if j == i:
+                            continue
+                        wbox[k] = v
+                        k += 1
+                    k = nbox - 1
+                    while k > 0 and wbox[k - 1] > t:
+                        wbox[k] = wbox[k - 1]
+                        k -= 1
+                    wbox[k] = t
+                    h = matching_cost(wbox, nbox, dist, hu, hv, hp, hway, hminv, hused)
+                    if h < UNREACHABLE:
+                        bh = nhash[u] ^ zob[0, b] ^ zob[0, t]
+                        norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
+                        slot = np.int64((bh ^ zob[1, norm]) & np.uint64(mask))
+                        found = -1
+                        while tstamp[slot] == tepoch:
+                            j = table[slot]
+                            if nhash[j] == bh and nplayer[j] == norm:
+                                same = True
+                                jb = j * nbox
+                                for q in range(nbox):
+                                    if nbox_pool[jb + q] != wbox[q]:
+                                        same = False
+                                        break
+                                if same:
+                                    found = j
+                                    break
+                            slot = (slot + 1) & mask
+                        if found >= 0:
+                            if g1 < ng[found]:
+                                if ctr[C_HEAP] >= heap_cap:
+                                    status = LIMIT
+                                else:
+                                    ng[found] = g1
+                                    nparent[found] = u
+                                    nmove[found] = b * 4 + d
+                                    _heap_push(heap, ctr, _key(g1 + h, g1, found))
+                        elif ctr[C_NODES] >= cap or ctr[C_HEAP] >= heap_cap:
+                            status = LIMIT
+                        else:
+                            j = ctr[C_NODES]
+                            ctr[C_NODES] = j + 1
+                            jb = j * nbox
+                            for q in range(nbox):
+                                nbox_pool[jb + q] = wbox[q]
+                            nplayer[j] = norm
+                            nparent[j] = u
+                            ng[j] = g1
+                            nhash[j] = bh
+                            nmove[j] = b * 4 + d
+                            table[slot] = j
+                            tstamp[slot] = tepoch
+                            if h == 0:
+                                ctr[C_GOAL] = j
+                                status = SOLVED
+                            else:
+                                _heap_push(heap, ctr, _key(g1 + h, g1, j))
+                occ[t] = 0
+                blk[t] = 0
+                occ[b] = 1
+                blk[b] = 1
+                if status != RUNNING:
+                    break
+            if status != RUNNING:
+                break
+        for i in range(nbox):
+            c = nbox_pool[base + i]
+            occ[c] = 0
+            blk[c] = 0
+        if status != RUNNING:
+            ctr[C_STATUS] = status
+            return status
+    return RUNNING
+
+
+@njit(cache=True)
+def _walk(walls, occ, width, src, dst, stamp, ctr, queue, prev, out, pos):
+    """Append the letters of a shortest walk ``src`` -> ``dst`` (avoiding walls and boxes)
+    to ``out`` at ``pos``; returns the new position, or -1 if ``dst`` is unreachable."""
+    if src == dst:
+        return pos
+    ctr[C_FILL2] += 1
+    epoch = ctr[C_FILL2]
+    stamp[src] = epoch
+    queue[0] = src
+    head = 0
+    tail = 1
+    reached = False
+    while head < tail and not reached:
+        c = queue[head]
+        head += 1
+        for d in range(4):
+            nb = c + _delta(d, width)
+            if walls[nb] or occ[nb] or stamp[nb] == epoch:
+                continue
+            stamp[nb] = epoch
+            prev[nb] = c * 4 + d
+            queue[tail] = nb
+            tail += 1
+            if nb == dst:
+                reached = True
+                break
+    if not reached:
+        return -1
+    length = 0
+    c = dst
+    while c != src:
+        length += 1
+        c = prev[c] >> 2
+    c = dst
+    k = pos + length - 1
+    while c != src:
+        out[k] = _LOWER[prev[c] & 3]
+        k -= 1
+        c = prev[c] >> 2
+    return pos + length
+
+
+@njit(cache=True)
+def reconstruct(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue2, prev,
+                chain, out):
+    """Write the LURD solution of the solved search into ``out`` (uint8 letters) and
+    return its length; -1 if ``out`` is too small. Walks between pushes are shortest
+    walks, so the moves are push-optimal but may be move-suboptimal."""
+    nbox = ctr[C_BOXES]
+    goal = ctr[C_GOAL]
+    npush = 0
+    j = goal
+    while nparent[j] >= 0:
+        chain[npush] = nmove[j]
+        npush += 1
+        j = nparent[j]
+    for i in range(nbox):
+        occ[nbox_pool[i]] = 1
+    player = ctr[C_START]
+    pos = 0
+    ok = True
+    for k in range(npush - 1, -1, -1):
+        mv = chain[k]
+        b = mv >> 2
+        d = mv & 3
+        s = _delta(d, width)
+        if pos + walls.shape[0] + 1 > out.shape[0]:
+            ok = False
+            break
+        pos = _walk(walls, occ, width, player, b - s, stamp2, ctr, queue2, prev, out, pos)
+        if pos < 0:
+            ok = False
+            break
+        out[pos] = _UPPER[d]
+        pos += 1
+        occ[b] = 0
+        occ[b + s] = 1
+        player = b
+    # clear the occupancy of the final boxes
+    for i in range(nbox):
+        occ[nbox_pool[goal * nbox + i]] = 0
+    if not ok:
+        for c in range(occ.shape[0]):
+            occ[c] = 0
+        return -1
+    return pos
+
+
+# --------------------------------------------------------------------------- generator
+
+@njit(cache=True)
+def _build_room(width, height, nbox, inner_walls, rng, walls, goals, occ, stamp, ctr,
+                queue, cells):
+    """A room with a wall border, ``inner_walls`` random inner walls keeping the floor
+    connected, ``nbox`` goals with a box on each (``occ``) and a player cell (returned;
+    -1 if the room is too small)."""
+    n = width * height
+    for c in range(n):
+        x = c % width
+        y = c // width
+        walls[c] = 1 if (x == 0 or y == 0 or x == width - 1 or y == height - 1) else 0
+        goals[c] = 0
+        occ[c] = 0
+    nfloor = 0
+    for c in range(n):
+        if walls[c] == 0:
+            cells[nfloor] = c
+            nfloor += 1
+    placed = 0
+    tries = 0
+    while placed < inner_walls and tries < 8 * (inner_walls + 1) and nfloor > nbox + 2:
+        tries += 1
+        k = rng_below(rng, nfloor)
+        c = cells[k]
+        walls[c] = 1
+        start = cells[0] if k != 0 else cells[1]
+        ctr[C_FILL2] += 1
+        reach = flood_fill(walls, width, start, stamp, ctr[C_FILL2], queue)
+        if reach != nfloor - 1:
+            walls[c] = 0
+            continue
+        cells[k] = cells[nfloor - 1]
+        nfloor -= 1
+        placed += 1
+    if nfloor < nbox + 1:
+        return -1
+    # goals and boxes on distinct floor cells, then the player on another one
+    for i in range(nbox + 1):
+        k = i + rng_below(rng, nfloor - i)
+        t = cells[i]
+        cells[i] = cells[k]
+        cells[k] = t
+    for i in range(nbox):
+        goals[cells[i]] = 1
+        occ[cells[i]] = 1
+    return cells[nbox]
+
+
+@njit(cache=True)
+def _random_pull(walls, occ, width, player, rng, stamp, ctr, queue, cand):
+    """Walk to a random reachable cell next to a box and pull it one cell (the player
+    steps back, the box follows into the cell the player left). Uniform over all legal
+    pulls from the player's region. Returns the new player cell, -1 if no pull exists."""
+    n = walls.shape[0]
+    # blocked = walls | boxes; occ holds the boxes, walls the walls: fill over both
+    ctr[C_FILL2] += 1
+    epoch = ctr[C_FILL2]
+    stamp[player] = epoch
+    queue[0] = player
+    head = 0
+    tail = 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for d in range(4):
+            nb = c + _delta(d, width)
+            if walls[nb] or occ[nb] or stamp[nb] == epoch:
+                continue
+            stamp[nb] = epoch
+            queue[tail] = nb
+            tail += 1
+    m = 0
+    for i in range(tail):
+        q = queue[i]
+        for d in range(4):
+            s = _delta(d, width)
+            # box on q - s, player on q steps to q + s, box follows to q
+            if occ[q - s] and not walls[q + s] and not occ[q + s]:
+                cand[m] = q * 4 + d
+                m += 1
+    if m == 0:
+        return -1
+    pick = cand[rng_below(rng, m)]
+    q = pick >> 2
+    s = _delta(pick & 3, width)
+    occ[q - s] = 0
+    occ[q] = 1
+    return q + s
+
+
+@njit(cache=True)
+def generate_level(width, height, nbox, inner_walls, lo, hi, rebuilds, max_pulls, every,
+                   node_cap, rng, zob,
+                   walls, goals, dead, dist, goal_cells, cells, cand,
+                   nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
+                   occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
+                   hu, hv, hp, hway, hminv, hused, fstack, prev, chain,
+                   best_walls, best_goals, best_boxes, stats, out):
+    """Reverse-play generator (see :func:`levelforge.sokoban.generate`).
+
+    Fills ``best_walls``/``best_goals`` (uint8 per cell) and ``best_boxes`` (``nbox``
+    cells), and ``stats``: [0] player cell, [1] pushes, [2] solution length in ``out``,
+    [3] boards built, [4] pulls, [5] solver calls, [6] solver nodes, [7] inner walls
+    used, [8] capped solver calls, [9] boxes actually placed. Returns 1 (in target), 2
+    (closest candidate outside the target) or 0 (nothing solvable was found).
+    """
+    n = width * height
+    for i in range(10):
+        stats[i] = 0
+    best_gap = -1
+    best_player = -1
+    found_in_target = False
+    last_solved_is_best = False
+    iw = inner_walls
+    while iw >= 0 and not found_in_target and best_gap < 0:
+        for rebuild in range(rebuilds):
+            player = _build_room(width, height, nbox, iw, rng, walls, goals, occ, stamp2,
+                                 ctr, queue2, cells)
+            stats[3] += 1
+            if player < 0:
+                break
+            ng_ = 0
+            for c in range(n):
+                if goals[c]:
+                    goal_cells[ng_] = c
+                    ng_ += 1
+            push_distances(walls, goal_cells[:nbox], width, dist, dead, queue)
+            pulls = 0
+            stop = False
+            while not stop:
+                newp = _random_pull(walls, occ, width, player, rng, stamp2, ctr, queue2,
+                                    cand)
+                if newp >= 0:
+                    player = newp
+                    pulls += 1
+                    stats[4] += 1
+                last = newp < 0 or pulls >= max_pulls
+                if not last and (pulls < lo or (pulls - lo) % every != 0):
+                    continue
+                stop = last
+                # measure: never a still-solved state
+                k = 0
+                solved_now = True
+                for c in range(n):
+                    if occ[c]:
+                        wbox[k] = c
+                        k += 1
+                        if not goals[c]:
+                            solved_now = False
+                if solved_now:
+                    continue
+                # the box list goes through chain (search_start sorts it into wbox)
+                for i in range(nbox):
+                    chain[i] = wbox[i]
+                for c in range(n):
+                    occ[c] = 0
+                st = search_start(chain, nbox, player, node_cap, walls, goals, dead, dist,
+                                  zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
+                                  heap, table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
+                                  queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack)
+                stats[5] += 1
+                if st == RUNNING:
+                    st = search_run(1 << 40, walls, goals, dead, dist, zob, width,
+                                    nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
+                                    table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
+                                    queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack)
+                stats[6] += ctr[C_NODES]
+                for i in range(nbox):
+                    occ[chain[i]] = 1
+                last_solved_is_best = False
+                if st != SOLVED:
+                    stats[8] += 1
+                    stop = True  # a cap is unknown, not unsolvable: leave this board
+                    continue
+                p = ng[ctr[C_GOAL]]
+                gap = 0
+                if p < lo:
+                    gap = lo - p
+                elif p > hi:
+                    gap = p - hi
+                if best_gap < 0 or gap < best_gap:
+                    best_gap = gap
+                    best_player = player
+                    for c in range(n):
+                        best_walls[c] = walls[c]
+                        best_goals[c] = goals[c]
+                    for i in range(nbox):
+                        best_boxes[i] = chain[i]
+                    stats[1] = p
+                    stats[7] = iw
+                    last_solved_is_best = True
+                if gap == 0:
+                    found_in_target = True
+                    stop = True
+                elif p > hi:
+                    stop = True
+            if found_in_target:
+                break
+        iw -= 1
+    if best_gap < 0:
+        return 0
+    stats[0] = best_player
+    stats[9] = nbox
+    if not last_solved_is_best:
+        # solve the remembered candidate again (its board may be an earlier one)
+        for c in range(n):
+            walls[c] = best_walls[c]
+            goals[c] = best_goals[c]
+            occ[c] = 0
+        k = 0
+        for c in range(n):
+            if goals[c]:
+                goal_cells[k] = c
+                k += 1
+        push_distances(walls, goal_cells[:nbox], width, dist, dead, queue)
+        st = search_start(best_boxes, nbox, best_player, node_cap, walls, goals, dead, dist,
+                          zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
+                          heap, table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
+                          queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack)
+        if st == RUNNING:
+            search_run(1 << 40, walls, goals, dead, dist, zob, width,
+                       nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
+                       table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
+                       queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack)
+    for c in range(n):
+        occ[c] = 0
+    stats[2] = reconstruct(best_walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2,
+                           queue2, prev, chain, out)
+    return 1 if found_in_target else 2

@@ -1,0 +1,232 @@
+"""The reverse-play Sokoban generator: pull boxes away from their goals, measure the
+push-optimal length while pulling, stop inside the target range.
+
+>>> from levelforge.sokoban import generate
+>>> result = generate(7, width=7, height=7, boxes=2, pushes=(4, 8))
+>>> result.in_target, 4 <= result.pushes <= 8, result.level.width
+(True, True, 7)
+"""
+import statistics
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..engine import sokoban as _k
+from ..errors import ConfigError, GenerationError
+from ..seeding import check_seed, kernel_seed
+from ..timing import ms_since, now_ns
+from .level import MAX_SIDE, Level
+from .solver import MAX_BOXES, MAX_NODES, Workspace
+
+
+@dataclass(frozen=True)
+class Attempts:
+    """What one generation cost: boards built, pulls made, solver calls (and how many hit
+    the node cap), stored solver states, the inner walls of the emitted board, and
+    whether the closest candidate was taken instead of an in-target level."""
+
+    boards: int
+    pulls: int
+    solver_calls: int
+    solver_capped: int
+    solver_nodes: int
+    inner_walls: int
+    fallback: bool
+
+    def to_dict(self):
+        """The statistics as a JSON-ready dict."""
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class GenerateResult:
+    """A generated level with its proof: the push-optimal ``solution`` (LURD) that replays
+    to solved with exactly ``pushes`` pushes.
+
+    ``in_target`` is False when no board reached the target range and the closest
+    solvable candidate was returned instead.
+
+    >>> r = generate(3)
+    >>> r.seed, r.level.is_solved, len([c for c in r.solution if c.isupper()]) == r.pushes
+    (3, False, True)
+    """
+
+    level: Level
+    pushes: int
+    solution: str
+    in_target: bool
+    seed: int
+    elapsed_ms: float
+    attempts: Attempts
+    config: dict = field(default_factory=dict)
+
+    @property
+    def moves(self):
+        """Length of the solution in moves (walks plus pushes)."""
+        return len(self.solution)
+
+    def to_dict(self):
+        """JSON-ready metadata: the level as XSB, seed, configuration, pushes, moves,
+        solution, in_target, elapsed_ms and attempt statistics."""
+        return {"seed": self.seed, "config": dict(self.config), "level": self.level.to_xsb(),
+                "pushes": self.pushes, "moves": self.moves, "solution": self.solution,
+                "in_target": self.in_target, "elapsed_ms": self.elapsed_ms,
+                "attempts": self.attempts.to_dict()}
+
+
+def _int(name, value, lo, hi):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not lo <= value <= hi:
+        raise ConfigError(f"{name} must be an integer in [{lo}, {hi}], got {value!r}")
+    return int(value)
+
+
+def _push_range(pushes):
+    if isinstance(pushes, str):
+        parts = pushes.split("-")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise ConfigError(f"pushes must look like LO-HI, got {pushes!r}")
+        pushes = (int(parts[0]), int(parts[1]))
+    try:
+        lo, hi = pushes
+    except (TypeError, ValueError):
+        raise ConfigError(f"pushes must be a pair (lo, hi), got {pushes!r}") from None
+    lo = _int("pushes lo", lo, 1, _k.MAX_G - 1)
+    hi = _int("pushes hi", hi, lo, _k.MAX_G - 1)
+    return lo, hi
+
+
+class Generator:
+    """A configured generator with its own work arrays (picklable; arrays rebuilt lazily).
+
+    ``width`` and ``height`` include the outer wall (a 7x7 board has a 5x5 floor).
+    ``pushes=(lo, hi)`` is the target range of the push-optimal length. The generator
+    builds the solved room (border walls, ``inner_walls`` random inner walls that keep
+    the floor connected, a box on every goal, the player on a free cell), then walks and
+    pulls at random. After ``lo`` pulls (the optimum cannot exceed the pull count) it
+    measures the optimum every ``every`` pulls with the solver capped at ``node_cap``
+    states: inside the range it stops; past ``hi``, at the cap (unknown, not unsolvable)
+    or after ``max_pulls`` pulls it leaves the board. Up to ``rebuilds`` boards, then the
+    closest solvable candidate, then fewer inner walls; only then
+    :class:`~levelforge.GenerationError`.
+
+    >>> gen = Generator(width=7, height=7, boxes=2, pushes=(4, 8))
+    >>> gen.generate(1).pushes == gen.generate(1).pushes
+    True
+    """
+
+    def __init__(self, width=7, height=7, boxes=2, pushes=(4, 8), inner_walls=0,
+                 rebuilds=40, max_pulls=None, every=1, node_cap=50_000):
+        self.width = _int("width", width, 3, MAX_SIDE)
+        self.height = _int("height", height, 3, MAX_SIDE)
+        floor = (self.width - 2) * (self.height - 2)
+        self.boxes = _int("boxes", boxes, 1, min(MAX_BOXES, max(1, floor - 1)))
+        self.inner_walls = _int("inner_walls", inner_walls, 0, max(0, floor - self.boxes - 1))
+        self.pushes = _push_range(pushes)
+        self.rebuilds = _int("rebuilds", rebuilds, 1, 1_000_000)
+        default_pulls = max(3 * self.pushes[1], self.pushes[1] + 10)
+        self.max_pulls = _int("max_pulls", default_pulls if max_pulls is None else max_pulls,
+                              self.pushes[0], 1_000_000)
+        self.every = _int("every", every, 1, 1_000_000)
+        self.node_cap = _int("node_cap", node_cap, 1, MAX_NODES)
+        self._ws = None
+
+    def to_dict(self):
+        """The configuration as a JSON-ready dict (``Generator(**d)`` rebuilds it)."""
+        return {"width": self.width, "height": self.height, "boxes": self.boxes,
+                "pushes": list(self.pushes), "inner_walls": self.inner_walls,
+                "rebuilds": self.rebuilds, "max_pulls": self.max_pulls, "every": self.every,
+                "node_cap": self.node_cap}
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
+        return f"Generator({args})"
+
+    def __getstate__(self):
+        return self.to_dict()
+
+    def __setstate__(self, state):
+        self.__init__(**state)
+
+    def _workspace(self):
+        if self._ws is None:
+            n = self.width * self.height
+            ws = Workspace().ensure(n, self.boxes, self.node_cap)
+            ws.gen = (np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint8),
+                      np.zeros((self.boxes, n), np.int32), np.zeros(self.boxes, np.int32),
+                      np.zeros(n, np.int32), np.zeros(4 * n, np.int32))
+            ws.best = (np.zeros(n, np.uint8), np.zeros(n, np.uint8),
+                       np.zeros(self.boxes, np.int32), np.zeros(16, np.int64),
+                       np.zeros((self.max_pulls + 1) * (n + 1), np.uint8))
+            ws.rng = np.zeros(1, np.uint64)
+            self._ws = ws
+        return self._ws
+
+    def warm_up(self):
+        """Compile (or load from cache) the kernels and allocate the work arrays."""
+        self.generate(0)
+        return self
+
+    def generate(self, seed):
+        """One level from ``seed`` (same seed, same level, in any process)."""
+        start = now_ns()
+        seed = check_seed(seed)
+        ws = self._workspace()
+        ws.rng[0] = kernel_seed(seed)
+        lo, hi = self.pushes
+        walls, goals, dead, dist, goal_cells, cells, cand = ws.gen
+        best_walls, best_goals, best_boxes, stats, out = ws.best
+        status = _k.generate_level(
+            self.width, self.height, self.boxes, self.inner_walls, lo, hi, self.rebuilds,
+            self.max_pulls, self.every, self.node_cap, ws.rng, ws.zob,
+            walls, goals, dead, dist, goal_cells, cells, cand, *ws.search_arrays(),
+            ws.prev, ws.chain, best_walls, best_goals, best_boxes, stats, out)
+        if status == 0:
+            raise GenerationError(
+                f"no solvable {self.width}x{self.height} board with {self.boxes} boxes found "
+                f"in {int(stats[3])} boards (seed {seed}, every inner-wall count down to 0)")
+        boxes = np.zeros(self.width * self.height, np.uint8)
+        boxes[best_boxes] = 1
+        level = Level.from_arrays(self.width, self.height, best_walls, best_goals, boxes,
+                                  int(stats[0]))
+        solution = out[:stats[2]].tobytes().decode("ascii")
+        attempts = Attempts(int(stats[3]), int(stats[4]), int(stats[5]), int(stats[8]),
+                            int(stats[6]), int(stats[7]), status != 1)
+        return GenerateResult(level, int(stats[1]), solution, status == 1, seed,
+                              ms_since(start), attempts, self.to_dict())
+
+    @staticmethod
+    def summarize(records):
+        """Domain figures of a batch of ``GenerateResult.to_dict()`` records: count,
+        in-target share, median and mean pushes, median and p90 milliseconds.
+
+        >>> Generator.summarize([generate(s).to_dict() for s in range(3)])['levels']
+        3.0
+        """
+        if not records:
+            return {"levels": 0.0}
+        pushes = [r["pushes"] for r in records]
+        ms = sorted(r["elapsed_ms"] for r in records)
+        return {"levels": float(len(records)),
+                "in_target_share": sum(bool(r["in_target"]) for r in records) / len(records),
+                "median_pushes": float(statistics.median(pushes)),
+                "mean_pushes": float(statistics.fmean(pushes)),
+                "median_ms": float(statistics.median(ms)),
+                "p90_ms": float(ms[min(len(ms) - 1, int(0.9 * len(ms)))])}
+
+
+_GENERATORS = {}
+
+
+def generate(seed, **config):
+    """One level from ``seed`` with a cached :class:`Generator` of this configuration.
+
+    >>> r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8))
+    >>> r.level.to_xsb() == generate(5, width=7, height=7, boxes=2, pushes=(4, 8)).level.to_xsb()
+    True
+    """
+    gen = Generator(**config)
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                       for k, v in gen.to_dict().items()))
+    gen = _GENERATORS.setdefault(key, gen)
+    return gen.generate(seed)

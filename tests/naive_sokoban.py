@@ -1,0 +1,145 @@
+"""Plain-Python Sokoban references: moves, pulls, replay, breadth-first search over pushes,
+push distances, and the min-cost matching by brute force. Slow and obviously correct.
+
+Cells are ``(x, y)`` tuples; ``walls``, ``goals`` and ``boxes`` are sets of cells.
+"""
+from collections import deque
+from itertools import permutations
+
+DIRS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
+INF = float("inf")
+
+
+def add(cell, step, k=1):
+    return (cell[0] + k * step[0], cell[1] + k * step[1])
+
+
+def reachable(walls, boxes, player):
+    """Cells the player can walk to without pushing."""
+    seen = {player}
+    todo = [player]
+    while todo:
+        c = todo.pop()
+        for step in DIRS.values():
+            nb = add(c, step)
+            if nb not in seen and nb not in walls and nb not in boxes:
+                seen.add(nb)
+                todo.append(nb)
+    return seen
+
+
+def push(walls, boxes, player, letter):
+    """One move in direction ``letter`` (a walk or a push): (boxes, player, pushed) or None."""
+    step = DIRS[letter.lower()]
+    nxt = add(player, step)
+    if nxt in walls:
+        return None
+    if nxt in boxes:
+        beyond = add(nxt, step)
+        if beyond in walls or beyond in boxes:
+            return None
+        return (boxes - {nxt}) | {beyond}, nxt, True
+    return boxes, nxt, False
+
+
+def pull(walls, boxes, player, letter):
+    """The player steps one cell in direction ``letter`` and the box behind it follows.
+    Returns (boxes, player) or None when the pull is illegal."""
+    step = DIRS[letter]
+    nxt = add(player, step)
+    behind = add(player, step, -1)
+    if nxt in walls or nxt in boxes or behind not in boxes:
+        return None
+    return (boxes - {behind}) | {player}, nxt
+
+
+def replay(level, moves):
+    """Replay a LURD string on ``level``: (boxes, player, pushes). Raises ValueError on an
+    illegal move or on a letter whose case disagrees with whether it pushes."""
+    walls = set(level.walls)
+    boxes = frozenset(level.boxes)
+    player = level.player
+    pushes = 0
+    for i, letter in enumerate(moves):
+        if letter.lower() not in DIRS:
+            raise ValueError(f"move {i}: unknown letter {letter!r}")
+        res = push(walls, boxes, player, letter)
+        if res is None:
+            raise ValueError(f"move {i}: {letter!r} is blocked")
+        boxes, player, pushed = res
+        if pushed != letter.isupper():
+            raise ValueError(f"move {i}: {letter!r} case disagrees with the move")
+        pushes += pushed
+    return boxes, player, pushes
+
+
+def _norm(walls, boxes, player):
+    region = reachable(walls, boxes, player)
+    return min(region, key=lambda c: (c[1], c[0])), region
+
+
+def bfs_pushes(level, max_states=2_000_000):
+    """Least number of pushes that solves ``level`` by plain breadth-first search over
+    pushes (states: box set + normalised player region); None when unsolvable."""
+    walls = set(level.walls)
+    goals = frozenset(level.goals)
+    boxes = frozenset(level.boxes)
+    if boxes == goals:
+        return 0
+    start_norm, _ = _norm(walls, boxes, level.player)
+    seen = {(boxes, start_norm)}
+    frontier = [(boxes, level.player)]
+    depth = 0
+    while frontier:
+        depth += 1
+        nxt = []
+        for boxes, player in frontier:
+            region = reachable(walls, boxes, player)
+            for b in boxes:
+                for step in DIRS.values():
+                    if add(b, step, -1) not in region:
+                        continue
+                    t = add(b, step)
+                    if t in walls or t in boxes:
+                        continue
+                    nb = (boxes - {b}) | {t}
+                    if nb == goals:
+                        return depth
+                    key = (nb, _norm(walls, nb, b)[0])
+                    if key not in seen:
+                        seen.add(key)
+                        nxt.append((nb, b))
+            if len(seen) > max_states:
+                raise RuntimeError("naive BFS state budget exceeded")
+        frontier = nxt
+    return None
+
+
+def push_distance(walls, cell, goal):
+    """Least pushes bringing one box from ``cell`` to ``goal`` on an empty board, where
+    the player may stand anywhere not a wall (breadth-first search forward)."""
+    if cell == goal:
+        return 0
+    seen = {cell}
+    frontier = [cell]
+    depth = 0
+    while frontier:
+        depth += 1
+        nxt = []
+        for b in frontier:
+            for step in DIRS.values():
+                t = add(b, step)
+                if t in walls or add(b, step, -1) in walls or t in seen:
+                    continue
+                if t == goal:
+                    return depth
+                seen.add(t)
+                nxt.append(t)
+        frontier = nxt
+    return INF
+
+
+def matching(costs):
+    """Minimum over permutations of sum(costs[i][perm[i]]) (brute force)."""
+    n = len(costs)
+    return min(sum(costs[i][p[i]] for i in range(n)) for p in permutations(range(n)))
