@@ -26,9 +26,9 @@ class PublicObservation:
 
     >>> from levelforge.mines import Game
     >>> game = Game("easy", seed=1)
-    >>> game.open((2, 2, 0))
+    >>> _ = game.open((2, 2, 0))
     >>> obs = game.observe()
-    >>> obs.numbers[0, 2, 2], obs.state.shape, obs.remaining_mines
+    >>> int(obs.numbers[0, 2, 2]), obs.state.shape, obs.remaining_mines
     (0, (5, 5, 5), 10)
     """
 

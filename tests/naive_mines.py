@@ -1,0 +1,162 @@
+"""Plain-Python references for engine/mines.py and the assistant.
+
+Cells are (x, y, z) tuples here; ``flat(cell, w, h)`` maps them to the C-order index of
+``[z, y, x]`` used by the kernels. States: 0 closed, 1 open, 2 flagged.
+"""
+from collections import deque
+from itertools import combinations, product
+
+import numpy as np
+
+CLOSED, OPEN, FLAGGED = 0, 1, 2
+
+
+def flat(cell, w, h):
+    x, y, z = cell
+    return (z * h + y) * w + x
+
+
+def cells(w, h, d):
+    """Every cell in flat-index order."""
+    return [(x, y, z) for z in range(d) for y in range(h) for x in range(w)]
+
+
+def neighbours(cell, w, h, d, diagonal=True):
+    """Cells differing by at most 1 on each axis (diagonal) or face neighbours."""
+    x, y, z = cell
+    out = []
+    for dx, dy, dz in product((-1, 0, 1), repeat=3):
+        steps = abs(dx) + abs(dy) + abs(dz)
+        if steps == 0 or (not diagonal and steps != 1):
+            continue
+        nx, ny, nz = x + dx, y + dy, z + dz
+        if 0 <= nx < w and 0 <= ny < h and 0 <= nz < d:
+            out.append((nx, ny, nz))
+    return out
+
+
+def numbers(mines, w, h, d):
+    """Flat list: mines among the 26 neighbours of each cell (``mines`` a set of cells)."""
+    return [sum(nb in mines for nb in neighbours(c, w, h, d)) for c in cells(w, h, d)]
+
+
+def on_boundary(cell, w, h, d):
+    x, y, z = cell
+    return x in (0, w - 1) or y in (0, h - 1) or z in (0, d - 1)
+
+
+def selectable(state, w, h, d):
+    """Flat list of bools: flagged, or closed and on the surface / next to open-or-flagged."""
+    out = []
+    for c in cells(w, h, d):
+        s = state[flat(c, w, h)]
+        if s == OPEN:
+            out.append(False)
+        elif s == FLAGGED or on_boundary(c, w, h, d):
+            out.append(True)
+        else:
+            out.append(any(state[flat(nb, w, h)] != CLOSED
+                           for nb in neighbours(c, w, h, d, diagonal=False)))
+    return out
+
+
+def cascade(start, state, mines, w, h, d):
+    """Set of cells a click on safe closed ``start`` opens (flags block the cascade)."""
+    nums = numbers(mines, w, h, d)
+    opened = {start}
+    todo = deque([start])
+    while todo:
+        c = todo.popleft()
+        if nums[flat(c, w, h)] == 0:
+            for nb in neighbours(c, w, h, d):
+                if nb not in opened and state[flat(nb, w, h)] == CLOSED:
+                    opened.add(nb)
+                    todo.append(nb)
+    return opened
+
+
+def _constraints(state, nums, w, h, d):
+    """[(list of flat closed cells, mines needed)] per open cell; flags count as mines."""
+    out = []
+    for c in cells(w, h, d):
+        i = flat(c, w, h)
+        if state[i] != OPEN:
+            continue
+        nbs = [flat(nb, w, h) for nb in neighbours(c, w, h, d)]
+        closed = [j for j in nbs if state[j] == CLOSED]
+        flags = sum(state[j] == FLAGGED for j in nbs)
+        out.append((closed, nums[i] - flags))
+    return out
+
+
+def certain_cells(state, nums, remaining, w, h, d, max_frontier=16):
+    """Brute force over every assignment of the frontier: ``(safe, mines)`` flat sets.
+
+    Uses the global count only when ``remaining`` is 0 or equals the closed cells.
+    Returns None on a contradiction, "skip" when the frontier is larger than
+    ``max_frontier``.
+    """
+    closed = [i for i, s in enumerate(state) if s == CLOSED]
+    if remaining < 0 or remaining > len(closed):
+        return None
+    cons = _constraints(state, nums, w, h, d)
+    frontier = sorted({j for cs, _ in cons for j in cs})
+    if len(frontier) > max_frontier:
+        return "skip"
+    pos = {c: k for k, c in enumerate(frontier)}
+    f = len(frontier)
+    if f == 0:
+        assign = np.zeros((1, 0), np.int64)
+    else:
+        assign = np.array(list(product((0, 1), repeat=f)), dtype=np.int64)
+    ok = np.ones(assign.shape[0], bool)
+    for cs, cnt in cons:
+        cols = [pos[j] for j in cs]
+        ok &= assign[:, cols].sum(axis=1) == cnt
+    if remaining == 0:
+        ok &= assign.sum(axis=1) == 0
+    if remaining == len(closed):
+        ok &= assign.sum(axis=1) == f
+    good = assign[ok]
+    if good.shape[0] == 0:
+        return None
+    safe = {frontier[k] for k in range(f) if not good[:, k].any()}
+    mines = {frontier[k] for k in range(f) if good[:, k].all()}
+    rest = set(closed) - set(frontier)
+    if remaining == 0:
+        safe |= rest
+    elif remaining == len(closed):
+        mines |= rest
+    return safe, mines
+
+
+def exact_probabilities(state, nums, remaining, w, h, d, max_fields=60000):
+    """Mine probability of each closed cell over every consistent minefield.
+
+    Enumerates each choice of ``remaining`` mines among the closed unflagged cells
+    (flags count as mines). Returns a dict flat cell -> probability, None on a
+    contradiction, "skip" when there would be more than ``max_fields`` minefields.
+    """
+    closed = [i for i, s in enumerate(state) if s == CLOSED]
+    if remaining < 0 or remaining > len(closed):
+        return None
+    from math import comb
+    if comb(len(closed), remaining) > max_fields:
+        return "skip"
+    cons = _constraints(state, nums, w, h, d)
+    for cs, cnt in cons:
+        if cnt < 0:
+            return None
+    pos = {c: k for k, c in enumerate(closed)}
+    rows = list(combinations(range(len(closed)), remaining))
+    fields = np.zeros((len(rows), len(closed)), np.int64)
+    for r, chosen in enumerate(rows):
+        fields[r, list(chosen)] = 1
+    ok = np.ones(len(rows), bool)
+    for cs, cnt in cons:
+        ok &= fields[:, [pos[j] for j in cs]].sum(axis=1) == cnt
+    good = fields[ok]
+    if good.shape[0] == 0:
+        return None
+    p = good.mean(axis=0)
+    return {c: float(p[k]) for k, c in enumerate(closed)}

@@ -1,0 +1,313 @@
+"""The logic assistant against brute-force references, its caps, exact mode, autoplay."""
+import numpy as np
+import pytest
+
+from levelforge import ConfigError
+from levelforge.engine import mines as K
+from levelforge.mines import Assistant, Game, Level, Move, autoplay
+
+import naive_mines as naive
+
+SHAPES = [(4, 4, 1), (5, 4, 1), (6, 3, 1), (4, 3, 2), (5, 3, 2), (4, 4, 2), (4, 3, 3), (5, 5, 1)]
+
+
+def random_position(rng, wrong_flags=0.0):
+    """A game after a random first click and random (cheating) safe opens and flags."""
+    w, h, d = SHAPES[int(rng.integers(len(SHAPES)))]
+    reserved = min(w, 3) * min(h, 3) * min(d, 3)
+    mines = int(rng.integers(1, max(2, (w * h * d - reserved) * 2 // 3)))
+    game = Game(Level(w, h, d, mines), seed=int(rng.integers(2**31)))
+    obs = game.observe()
+    starts = np.flatnonzero(obs.selectable.reshape(-1))
+    game.open(obs.cell_of(int(rng.choice(starts))))
+    for _ in range(int(rng.integers(0, 6))):
+        if game.status != "playing":
+            break
+        obs = game.observe()
+        choice = np.flatnonzero(obs.selectable.reshape(-1) & (obs.state.reshape(-1) == K.CLOSED))
+        if choice.size == 0:
+            break
+        c = int(rng.choice(choice))
+        if game._mine[c]:
+            if rng.random() < 0.5:
+                game.flag(obs.cell_of(c))
+        elif rng.random() < wrong_flags:
+            game.flag(obs.cell_of(c))
+        else:
+            game.open(obs.cell_of(c))
+    return game
+
+
+def _flat(obs, cells):
+    return {obs.cell_index(c) for c in cells}
+
+
+def _reference(obs):
+    return naive.certain_cells(obs.state.reshape(-1).tolist(), obs.numbers.reshape(-1).tolist(),
+                               obs.remaining_mines, obs.width, obs.height, obs.depth)
+
+
+def test_assistant_matches_bruteforce_reference_on_random_positions():
+    rng = np.random.default_rng(2024)
+    assistant = Assistant()
+    compared = 0
+    found = 0
+    for _ in range(2500):
+        game = random_position(rng, wrong_flags=0.1)
+        if game.status != "playing":
+            continue
+        obs = game.observe()
+        ref = _reference(obs)
+        if ref == "skip":
+            continue
+        got = assistant.analyze(obs)
+        assert got.skipped == 0
+        if ref is None:
+            assert got.status == "contradiction"
+            continue
+        assert got.status != "contradiction"
+        assert _flat(obs, got.safe) == ref[0]
+        assert _flat(obs, got.mines) == ref[1]
+        compared += 1
+        found += len(ref[0]) + len(ref[1])
+    assert compared > 1500 and found > 1000
+
+
+def test_assistant_never_wrong_about_the_real_minefield():
+    rng = np.random.default_rng(7)
+    assistant = Assistant(max_component_cells=4, max_nodes=30)
+    for _ in range(1000):
+        game = random_position(rng)
+        if game.status != "playing":
+            continue
+        got = assistant.analyze(game.observe())
+        assert got.status != "contradiction"     # correct flags only
+        obs = game.observe()
+        assert not any(game._mine[obs.cell_index(c)] for c in got.safe)
+        assert all(game._mine[obs.cell_index(c)] for c in got.mines)
+
+
+def test_components_over_a_cap_are_skipped_and_counted_never_guessed():
+    rng = np.random.default_rng(11)
+    skipped_seen = 0
+    for _ in range(800):
+        game = random_position(rng)
+        if game.status != "playing":
+            continue
+        obs = game.observe()
+        ref = _reference(obs)
+        if ref in (None, "skip"):
+            continue
+        full = Assistant().analyze(obs)
+        for capped in (Assistant(max_component_cells=2), Assistant(max_nodes=3)):
+            got = capped.analyze(obs)
+            assert _flat(obs, got.safe) <= ref[0] and _flat(obs, got.mines) <= ref[1]
+            if got.skipped:
+                skipped_seen += 1
+                assert got.status in ("moves", "stuck")
+                assert got.components >= got.skipped
+        assert full.skipped == 0
+    assert skipped_seen > 50
+
+
+def test_moves_are_proved_cells_that_are_selectable_opens_first():
+    rng = np.random.default_rng(5)
+    checked = 0
+    games = [random_position(rng) for _ in range(200)]
+    for seed in range(40):
+        games.append(Game("normal", seed=seed))
+        games[-1].open((3, 3, 0))
+    for game in games:
+        if game.status != "playing":
+            continue
+        obs = game.observe()
+        got = Assistant().analyze(obs)
+        expected = [Move("open", c) for c in got.safe if obs.selectable[c[2], c[1], c[0]]] + \
+                   [Move("flag", c) for c in got.mines if obs.selectable[c[2], c[1], c[0]]]
+        assert list(got.moves) == expected
+        assert got.status == ("moves" if expected else "stuck")
+        checked += bool(len(got.safe) + len(got.mines) > len(got.moves))
+    assert checked > 0       # some proved cells were not selectable yet
+
+
+def test_wrong_flag_gives_contradiction():
+    game = Game("9x9x1-10", seed=3)
+    game.open((4, 4, 0))
+    obs = game.observe()
+    i = int(np.flatnonzero(obs.numbers.reshape(-1) == 1)[0])
+    cx, cy, _ = obs.cell_of(i)
+    closed = [(x, y, 0) for x in range(cx - 1, cx + 2) for y in range(cy - 1, cy + 2)
+              if 0 <= x < 9 and 0 <= y < 9 and obs.state[0, y, x] == K.CLOSED]
+    for c in closed:           # flag every closed neighbour of a 1
+        game.flag(c)
+    assert len(closed) >= 2
+    assert Assistant().analyze(game.observe()).status == "contradiction"
+
+
+def test_too_many_flags_is_a_contradiction():
+    game = Game("4x4x1-1", seed=0)
+    game.flag((0, 0, 0))
+    game.flag((3, 3, 0))
+    assert Assistant().analyze(game.observe()).status == "contradiction"
+
+
+def test_global_count_used_only_when_zero_or_all_remaining():
+    game = Game("5x5x1-1", seed=1)
+    game.open((0, 0, 0))
+    mine = int(np.flatnonzero(game._mine)[0])
+    obs = game.observe()
+    game.flag(obs.cell_of(mine))
+    got = Assistant().analyze(game.observe())      # remaining 0: every closed cell is safe
+    closed = np.flatnonzero(game.observe().state.reshape(-1) == K.CLOSED)
+    assert _flat(obs, got.safe) == set(closed.tolist())
+    # with remaining > 0 and no numbers, nothing is certain (no probabilities in this mode)
+    fresh = Game("5x5x1-3", seed=1).observe()
+    got = Assistant().analyze(fresh)
+    assert got.status == "stuck" and got.safe == () and got.probabilities is None
+    full = Game(Level(3, 3, 2, 0), seed=0)
+    full.flag((0, 0, 0))
+    assert Assistant().analyze(full.observe()).status == "contradiction"
+
+
+def test_analyze_rejects_non_observation_and_bad_caps():
+    with pytest.raises(ConfigError):
+        Assistant().analyze(Game("easy"))
+    with pytest.raises(ConfigError):
+        Assistant(max_component_cells=0)
+    with pytest.raises(ConfigError):
+        Assistant(max_nodes=True)
+
+
+# ------------------------------------------------------------------ exact mode
+
+def test_exact_probabilities_match_minefield_enumeration():
+    rng = np.random.default_rng(99)
+    assistant = Assistant()
+    compared = 0
+    for _ in range(900):
+        game = random_position(rng, wrong_flags=0.05)
+        if game.status != "playing":
+            continue
+        obs = game.observe()
+        ref = naive.exact_probabilities(obs.state.reshape(-1).tolist(),
+                                        obs.numbers.reshape(-1).tolist(), obs.remaining_mines,
+                                        obs.width, obs.height, obs.depth)
+        if ref == "skip":
+            continue
+        got = assistant.analyze(obs, exact=True)
+        if ref is None:
+            assert got.status == "contradiction"
+            continue
+        assert got.status != "contradiction" and got.skipped == 0
+        p = got.probabilities.reshape(-1)
+        for c, q in ref.items():
+            assert p[c] == pytest.approx(q, abs=1e-9)
+        assert _flat(obs, got.safe) == {c for c, q in ref.items() if q == 0}
+        assert _flat(obs, got.mines) == {c for c, q in ref.items() if q == 1}
+        assert np.isnan(p[obs.state.reshape(-1) != K.CLOSED]).all()
+        compared += 1
+    assert compared > 400
+
+
+def test_exact_mode_is_at_least_as_strong_as_the_default():
+    rng = np.random.default_rng(3)
+    games = [random_position(rng) for _ in range(200)]
+    for seed in range(40):
+        games.append(Game("normal", seed=seed))
+        games[-1].open((3, 3, 0))
+    for game in games:
+        if game.status != "playing":
+            continue
+        obs = game.observe()
+        a = Assistant().analyze(obs)
+        b = Assistant().analyze(obs, exact=True)
+        assert set(a.safe) <= set(b.safe) and set(a.mines) <= set(b.mines)
+
+
+def _tube(columns):
+    """A 5x3x3 position: the axis (x, 1, 1) is open, every other cell closed.
+
+    Column x (the 8 closed cells around (x, 1, 1)) holds ``columns[x]`` mines; each open
+    cell sees the columns x-1, x, x+1. Column cells are interchangeable: one group each.
+    """
+    from levelforge.mines import PublicObservation
+    w = len(columns)
+    state = np.zeros((3, 3, w), np.uint8)
+    numbers = np.full((3, 3, w), -1, np.int8)
+    state[1, 1, :] = K.OPEN
+    for x in range(w):
+        numbers[1, 1, x] = sum(columns[max(0, x - 1):x + 2])
+    sel = np.zeros((3, 3, w), bool)
+    sel[state == K.CLOSED] = True
+    return PublicObservation(width=w, height=3, depth=3, mines=sum(columns), state=state,
+                             numbers=numbers, selectable=sel, remaining_mines=sum(columns),
+                             status="playing")
+
+
+def test_exact_groups_scale_past_the_cell_cap():
+    from itertools import product
+    from math import comb
+    columns = [2, 0, 3, 1, 5]
+    obs = _tube(columns)
+    plain = Assistant().analyze(obs)
+    assert plain.skipped >= 1 and plain.safe == () and plain.status == "stuck"   # > 22 cells
+    exact = Assistant().analyze(obs, exact=True)
+    assert exact.skipped == 0 and exact.components >= 1
+    # reference: weighted enumeration of mines per column
+    nums = [sum(columns[max(0, x - 1):x + 2]) for x in range(len(columns))]
+    total = 0
+    expect = np.zeros(len(columns))
+    for ks in product(range(9), repeat=len(columns)):
+        if sum(ks) != sum(columns) or any(sum(ks[max(0, x - 1):x + 2]) != nums[x]
+                                          for x in range(len(columns))):
+            continue
+        weight = np.prod([comb(8, k) for k in ks])
+        total += weight
+        expect += weight * np.array(ks) / 8
+    expect /= total
+    p = exact.probabilities
+    for x in range(len(columns)):
+        assert p[0, 0, x] == pytest.approx(expect[x], rel=1e-12)
+        assert p[2, 1, x] == pytest.approx(expect[x], rel=1e-12)
+    assert np.isnan(p[1, 1, :]).all()
+
+
+def test_exact_probabilities_sum_to_remaining_mines():
+    rng = np.random.default_rng(17)
+    for _ in range(200):
+        game = random_position(rng)
+        if game.status != "playing":
+            continue
+        obs = game.observe()
+        got = Assistant().analyze(obs, exact=True)
+        if got.skipped:
+            continue
+        closed = obs.state == K.CLOSED
+        assert np.sum(got.probabilities[closed]) == pytest.approx(obs.remaining_mines)
+
+
+# ------------------------------------------------------------------ autoplay
+
+def test_autoplay_1000_games_never_opens_a_mine_and_flags_only_mines():
+    assistant = Assistant()
+    outcomes = {}
+    for seed in range(1000):
+        game = Game("6x6x3-12" if seed % 2 else "9x9x1-10", seed=seed)
+        result = autoplay(game, assistant)
+        assert result.status in ("won", "stuck"), (seed, result)
+        assert game.status != "lost"
+        flagged = game.observe().state.reshape(-1) == K.FLAGGED
+        assert (game._mine[flagged] == 1).all()
+        assert result.flags == int(flagged.sum())
+        outcomes[result.status] = outcomes.get(result.status, 0) + 1
+    assert outcomes.get("won", 0) > 300 and outcomes.get("stuck", 0) > 10
+
+
+def test_autoplay_reports_what_happened():
+    game = Game("hard", seed=1)
+    result = autoplay(game, Assistant(), start=(0, 0, 0))
+    assert game.start == (0, 0, 0)
+    assert result.decisions >= 1 and result.decision_ms > 0 and result.elapsed_ms > 0
+    assert result.status == game.status or result.status == "stuck"
+    assert result.opens + 1 <= game.opened
+    assert set(result.to_dict()) >= {"status", "opens", "flags", "decisions", "decision_ms"}
