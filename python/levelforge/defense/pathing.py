@@ -1,0 +1,123 @@
+"""Distance fields, routes and cut cells on any grid (friendly wrappers over the kernels).
+
+>>> import numpy as np
+>>> blocked = np.zeros((3, 4), bool); blocked[1, 1:3] = True
+>>> distance_field(blocked, (0, 2))[0].tolist()
+[2, 3, 4, 5]
+>>> route(blocked, (0, 2), (3, 0))
+[(3, 0), (2, 0), (1, 0), (0, 0), (0, 1), (0, 2)]
+>>> np.argwhere(cut_cells(blocked, (0, 2), [(3, 0)])).tolist()
+[[0, 3]]
+"""
+import numpy as np
+
+from ..engine import defense as k
+from ..errors import ConfigError
+
+
+def _grid(blocked):
+    a = np.asarray(blocked)
+    if a.ndim != 2 or a.size == 0:
+        raise ConfigError(f"blocked must be a non-empty 2-D array [height, width], "
+                          f"got shape {a.shape}")
+    if a.dtype != np.bool_ and not np.issubdtype(a.dtype, np.integer):
+        raise ConfigError(f"blocked must be a boolean or integer array, got {a.dtype}")
+    return np.ascontiguousarray(a != 0, dtype=np.uint8)
+
+
+def _cell(xy, shape, what):
+    try:
+        x, y = (int(v) for v in xy)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{what} must be an (x, y) pair, got {xy!r}") from None
+    h, w = shape
+    if not (0 <= x < w and 0 <= y < h):
+        raise ConfigError(f"{what} {(x, y)} is outside the {w}x{h} grid")
+    return y * w + x
+
+
+def distance_field(blocked, target) -> np.ndarray:
+    """BFS steps (4-neighbours) from every cell to ``target``; -1 where blocked or
+    unreachable. ``blocked`` is a 2-D bool/int array indexed ``[y, x]``; the target counts
+    as free. Returns int32 ``[height, width]``.
+
+    >>> distance_field(np.array([[0, 1, 0]]), (0, 0)).tolist()
+    [[0, -1, -1]]
+    """
+    b = _grid(blocked)
+    t = _cell(target, b.shape, "target")
+    dist = np.empty(b.size, np.int32)
+    queue = np.empty(b.size, np.int32)
+    k.distance_field(b.ravel(), b.shape[1], t, dist, queue)
+    return dist.reshape(b.shape)
+
+
+def route(blocked, target, start) -> list:
+    """The cells a ship sails from ``start`` to ``target``: each step to the neighbour
+    with the smallest distance, ties broken up, left, right, down. ``[]`` when ``start``
+    cannot reach the target.
+
+    >>> route(np.zeros((2, 2)), (0, 0), (1, 1))
+    [(1, 1), (1, 0), (0, 0)]
+    """
+    b = _grid(blocked)
+    t = _cell(target, b.shape, "target")
+    s = _cell(start, b.shape, "start")
+    dist = distance_field(b, target).ravel()
+    if dist[s] < 0:
+        return []
+    nxt = np.empty(b.size, np.int32)
+    k.next_steps(dist, b.shape[1], nxt)
+    out = np.empty(b.size, np.int32)
+    n = k.trace_route(nxt, s, out)
+    w = b.shape[1]
+    assert out[n - 1] == t
+    return [(int(c % w), int(c // w)) for c in out[:n]]
+
+
+class CutWorkspace:
+    """Reusable work arrays for :func:`cut_cells` on grids of one size (no allocation per
+    call).
+
+    >>> ws = CutWorkspace(12)
+    >>> cut_cells(np.zeros((3, 4)), (0, 0), [(3, 2)], workspace=ws).sum()
+    1
+    """
+
+    def __init__(self, n_cells):
+        self.n = int(n_cells)
+        self.cut = np.empty(self.n, np.uint8)
+        self.disc = np.empty(self.n, np.int32)
+        self.low = np.empty(self.n, np.int32)
+        self.parent = np.empty(self.n, np.int32)
+        self.it = np.empty(self.n, np.int8)
+        self.nsrc = np.empty(self.n, np.int32)
+        self.stack = np.empty(self.n, np.int32)
+        self.is_source = np.zeros(self.n, np.uint8)
+
+    def run(self, blocked_flat, width, target):
+        """Run the kernel on flat inputs (``is_source`` already filled); returns ``cut``."""
+        k.cut_cells(blocked_flat, width, target, self.is_source, self.cut, self.disc,
+                    self.low, self.parent, self.it, self.nsrc, self.stack)
+        return self.cut
+
+
+def cut_cells(blocked, target, sources, workspace=None) -> np.ndarray:
+    """Bool ``[height, width]``: the free cells whose blocking would disconnect one of
+    ``sources`` from ``target`` (one DFS: articulation points relative to the target).
+    A source still connected to the target is itself a cut cell; the target never is;
+    sources already cut off are ignored.
+
+    >>> cut_cells(np.zeros((1, 4)), (0, 0), [(3, 0)]).astype(int).tolist()
+    [[0, 1, 1, 1]]
+    """
+    b = _grid(blocked)
+    t = _cell(target, b.shape, "target")
+    ws = workspace if workspace is not None and workspace.n == b.size else CutWorkspace(b.size)
+    ws.is_source[:] = 0
+    for s in sources:
+        ws.is_source[_cell(s, b.shape, "source")] = 1
+    flat = b.ravel()
+    flat[t] = 0
+    cut = ws.run(flat, b.shape[1], t)
+    return cut.reshape(b.shape).astype(bool)
