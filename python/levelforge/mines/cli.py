@@ -1,0 +1,233 @@
+"""``levelforge mines play`` (a text game) and ``levelforge mines autoplay`` (statistics).
+
+``play`` reads one command a line from standard input, so it can be scripted::
+
+    printf 'open 3 3 0\\nhint\\nquit\\n' | levelforge mines play --level normal --seed 1
+"""
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from levelforge.errors import ConfigError, InvalidMoveError
+from levelforge.progress import progress
+from levelforge.seeding import check_seed, item_seed
+
+from .assistant import Assistant, autoplay
+from .game import Game, Level
+from .observation import CLOSED, FLAGGED, OPEN
+
+HELP = """commands (cells are x y z; z is the layer, 0 on top):
+  open X Y Z   (o)   open a selectable cell
+  flag X Y Z   (f)   put or remove a flag
+  chord X Y Z  (c)   open the other neighbours of a number whose flags are complete
+  hint         (h)   ask the assistant for certain moves (exact: hint exact)
+  show [Z]     (s)   print every layer, or layer Z
+  code               print the share code of this problem
+  help         (?)   this text
+  quit         (q)   leave"""
+
+_DIGITS = "0123456789abcdefghijklmnopq"
+
+
+def _symbol(state, number, selectable, mine, exploded):
+    if exploded:
+        return "X"
+    if state == OPEN:
+        return "." if number == 0 else _DIGITS[number]
+    if state == FLAGGED:
+        return "F" if mine is None or mine else "f"
+    if mine:
+        return "*"
+    return "+" if selectable else "#"
+
+
+def render_layer(obs, z, minefield=None, exploded=None):
+    """The text view of layer ``z``: ``#`` hidden, ``+`` selectable, ``F`` flag,
+    ``.`` zero, digits (``a``..``q`` for 10..26), ``*`` mines and ``X`` the exploded
+    cell once the game is over (``f`` marks a wrong flag).
+
+    >>> from levelforge.mines import Game
+    >>> print(render_layer(Game("3x2x1-0").observe(), 0))
+    z=0   0 1 2
+       0  + + +
+       1  + + +
+    """
+    w = obs.width
+    lines = [f"z={z:<3} " + " ".join(f"{x % 10}" for x in range(w))]
+    for y in range(obs.height):
+        row = []
+        for x in range(w):
+            mine = None if minefield is None else bool(minefield[z, y, x])
+            row.append(_symbol(obs.state[z, y, x], int(obs.numbers[z, y, x]),
+                               obs.selectable[z, y, x], mine, exploded == (x, y, z)))
+        lines.append(f"{y:>4}  " + " ".join(row))
+    return "\n".join(lines)
+
+
+def _status_line(game):
+    obs = game.observe()
+    return (f"[{game.level.name}] {game.status}: mines left {obs.remaining_mines}, "
+            f"open {game.opened}/{game.level.cells - game.level.mines}")
+
+
+def _parse_cell(args, game):
+    if len(args) == 2 and game.level.depth == 1:
+        args = args + ["0"]
+    if len(args) != 3:
+        raise InvalidMoveError("a cell is three integers: X Y Z")
+    try:
+        return tuple(int(a) for a in args)
+    except ValueError:
+        raise InvalidMoveError(f"a cell is three integers, got {' '.join(args)!r}") from None
+
+
+def _show(game, out, z=None):
+    obs = game.observe()
+    over = game.status in ("won", "lost")
+    field = game.minefield() if over else None
+    layers = range(obs.depth) if z is None else [z]
+    for layer in layers:
+        print(render_layer(obs, layer, field, game.exploded), file=out)
+        print(file=out)
+
+
+def play(game, lines, out, assistant=None):
+    """Run the text game on an iterable of command ``lines``; returns the final status."""
+    assistant = assistant or Assistant()
+    print(f"3D minesweeper {game.level.width}x{game.level.height}x{game.level.depth}, "
+          f"{game.level.mines} mines, seed {game.seed}. Type 'help' for commands.", file=out)
+    _show(game, out, 0)
+    for raw in lines:
+        words = raw.split()
+        if not words:
+            continue
+        cmd, args = words[0].lower(), words[1:]
+        try:
+            if cmd in ("q", "quit", "exit"):
+                break
+            elif cmd in ("?", "help"):
+                print(HELP, file=out)
+            elif cmd in ("o", "open", "f", "flag", "c", "chord"):
+                cell = _parse_cell(args, game)
+                if cmd.startswith("o"):
+                    n = game.open(cell)
+                    print(f"opened {n} cell(s)" if game.status != "lost"
+                          else f"BOOM: {cell} was a mine", file=out)
+                elif cmd.startswith("f"):
+                    print(("flagged " if game.flag(cell) else "unflagged ") + str(cell), file=out)
+                else:
+                    print(f"chord opened {game.chord(cell)} cell(s)" if game.status != "lost"
+                          else "BOOM: a flag was wrong", file=out)
+                _show(game, out, None if game.status in ("won", "lost") else cell[2])
+                print(_status_line(game), file=out)
+                if game.status in ("won", "lost"):
+                    print("you win!" if game.status == "won" else "game over", file=out)
+                    break
+            elif cmd in ("h", "hint"):
+                a = assistant.analyze(game.observe(), exact=bool(args and args[0] == "exact"))
+                print(f"assistant: {a.status}; {len(a.safe)} safe, {len(a.mines)} mine(s) proved,"
+                      f" {len(a.moves)} playable now ({a.components} component(s), "
+                      f"{a.skipped} over a cap, {a.elapsed_ms:.2f} ms)", file=out)
+                for m in a.moves[:10]:
+                    print(f"  {m.action} {m.cell[0]} {m.cell[1]} {m.cell[2]}", file=out)
+                if a.probabilities is not None and a.status == "stuck":
+                    p = np.where(np.isnan(a.probabilities), 2.0, a.probabilities)
+                    sel = game.observe().selectable
+                    p = np.where(sel & (game.observe().state == CLOSED), p, 2.0)
+                    z, y, x = np.unravel_index(int(np.argmin(p)), p.shape)
+                    if p[z, y, x] <= 1.0:
+                        print(f"  safest guess {x} {y} {z}: mine probability {p[z, y, x]:.3f}",
+                              file=out)
+            elif cmd in ("s", "show"):
+                z = int(args[0]) if args else None
+                if z is not None and not 0 <= z < game.level.depth:
+                    raise InvalidMoveError(f"no layer {z}")
+                _show(game, out, z)
+                print(_status_line(game), file=out)
+            elif cmd == "code":
+                print(game.share_code(), file=out)
+            else:
+                print(f"unknown command {cmd!r}; type 'help'", file=out)
+        except (InvalidMoveError, ValueError) as exc:
+            print(f"illegal: {exc}", file=out)
+    return game.status
+
+
+def _cell_arg(text):
+    try:
+        cell = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise ConfigError(f"--start must be x,y,z integers, got {text!r}") from None
+    if len(cell) != 3:
+        raise ConfigError(f"--start must be x,y,z, got {text!r}")
+    return cell
+
+
+def run_autoplay(level, games, seed, exact=False, start=None, assistant=None, show_progress=True):
+    """Autoplay ``games`` games (seeds ``item_seed(seed, i)``); returns a summary dict."""
+    assistant = assistant or Assistant()
+    counts = {"won": 0, "stuck": 0, "contradiction": 0, "lost": 0}
+    moves = decisions = 0
+    decision_ms = 0.0
+    with progress(games, "autoplay", "game", show_progress) as bar:
+        for i in range(games):
+            game = Game(level, item_seed(seed, i))
+            r = autoplay(game, assistant, start=start, exact=exact)
+            counts[r.status] += 1
+            moves += r.opens + r.flags
+            decisions += r.decisions
+            decision_ms += r.decision_ms
+            bar.update(1)
+    return {
+        "level": Level.parse(level).name, "games": games, "seed": seed, "exact": exact,
+        **counts, "win_rate": counts["won"] / games, "stuck_rate": counts["stuck"] / games,
+        "moves_per_game": moves / games, "decisions_per_game": decisions / games,
+        "ms_per_decision": decision_ms / max(decisions, 1),
+    }
+
+
+def main(argv=None, prog="levelforge mines"):
+    """Entry point of ``levelforge mines``; returns the exit code.
+
+    >>> main(["autoplay", "--level", "easy", "--games", "2", "--quiet"])  # doctest: +ELLIPSIS
+    | level | games | win rate | stuck rate | moves/game | ms/decision |
+    ...
+    0
+    """
+    parser = argparse.ArgumentParser(prog=prog, description="3D minesweeper and its assistant.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play", help="a text game in the terminal (commands on stdin)")
+    p.add_argument("--level", default="normal", help="easy, normal, hard or WxHxD-M")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--share", help="a share code (seed=..&level=..&start=x,y,z) to replay")
+    a = sub.add_parser("autoplay", help="play certain moves only, over many games")
+    a.add_argument("--level", default="normal", help="easy, normal, hard or WxHxD-M")
+    a.add_argument("--games", type=int, default=100)
+    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--start", help="first cell x,y,z (default: middle of the top face)")
+    a.add_argument("--exact", action="store_true", help="exact mode (global mine count)")
+    a.add_argument("--max-cells", type=int, default=22)
+    a.add_argument("--max-nodes", type=int, default=200_000)
+    a.add_argument("--json", action="store_true", help="print the summary as JSON")
+    a.add_argument("--quiet", action="store_true", help="no progress bar")
+    ns = parser.parse_args(argv)
+    if ns.command == "play":
+        game = Game.from_share_code(ns.share) if ns.share else Game(ns.level, check_seed(ns.seed))
+        play(game, sys.stdin, sys.stdout)
+        return 0
+    if ns.games < 1:
+        raise ConfigError(f"--games must be at least 1, got {ns.games}")
+    start = _cell_arg(ns.start) if ns.start else None
+    summary = run_autoplay(ns.level, ns.games, check_seed(ns.seed), ns.exact, start,
+                           Assistant(ns.max_cells, ns.max_nodes), not ns.quiet)
+    if ns.json:
+        print(json.dumps(summary))
+    else:
+        print("| level | games | win rate | stuck rate | moves/game | ms/decision |")
+        print("|---|---|---|---|---|---|")
+        print(f"| {summary['level']} | {summary['games']} | {summary['win_rate']:.1%} | "
+              f"{summary['stuck_rate']:.1%} | {summary['moves_per_game']:.1f} | "
+              f"{summary['ms_per_decision']:.3f} |")
+    return 0

@@ -1,0 +1,68 @@
+"""``levelforge mines play`` with a scripted stdin, and ``levelforge mines autoplay``."""
+import io
+import json
+
+import numpy as np
+
+from levelforge.cli import main as levelforge_main
+from levelforge.engine import mines as K
+from levelforge.mines import Game
+from levelforge.mines.cli import main
+
+
+def _run(monkeypatch, capsys, argv, script=""):
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    rc = main(argv)
+    return rc, capsys.readouterr().out
+
+
+def test_play_reads_commands_from_stdin(monkeypatch, capsys):
+    script = "help\nopen 3 3 0\nhint\nshow 1\nflag 0 0 0\nflag 0 0 0\ncode\nopen 3 3 3 3\n" \
+             "open 3 3 0\nbogus\nquit\nopen 0 0 0\n"
+    rc, out = _run(monkeypatch, capsys, ["play", "--level", "normal", "--seed", "1"], script)
+    assert rc == 0
+    assert "commands (cells are x y z" in out
+    assert "opened " in out and "assistant: " in out and "z=1" in out
+    assert "flagged (0, 0, 0)" in out and "unflagged (0, 0, 0)" in out
+    assert "seed=1&level=normal&start=3,3,0" in out
+    assert "illegal: a cell is three integers" in out
+    assert "illegal: open: cell (3, 3, 0) is already open" in out
+    assert "unknown command 'bogus'" in out
+    assert out.count("opened ") == 1          # nothing read after quit
+
+
+def test_play_to_a_win_and_a_loss(monkeypatch, capsys):
+    game = Game("6x6x1-4", seed=2)
+    game.open((0, 0, 0))
+    safe = np.flatnonzero((game._mine == 0) & (game.observe().state.reshape(-1) == K.CLOSED))
+    obs = game.observe()
+    script = "open 0 0 0\n" + "".join("open %d %d\n" % obs.cell_of(i)[:2] for i in safe)
+    _, out = _run(monkeypatch, capsys, ["play", "--level", "6x6x1-4", "--seed", "2"], script)
+    assert "you win!" in out and "won" in out
+    mine = obs.cell_of(int(np.flatnonzero(game._mine)[0]))
+    _, out = _run(monkeypatch, capsys, ["play", "--share", game.share_code()],
+                  "open %d %d %d\n" % mine)
+    assert "BOOM" in out and "game over" in out and "X" in out and "*" in out
+
+
+def test_autoplay_prints_rates_and_json(monkeypatch, capsys):
+    rc, out = _run(monkeypatch, capsys, ["autoplay", "--level", "easy", "--games", "12",
+                                         "--seed", "4", "--json", "--quiet"])
+    summary = json.loads(out)
+    assert rc == 0 and summary["games"] == 12
+    assert summary["won"] + summary["stuck"] + summary["contradiction"] + summary["lost"] == 12
+    assert summary["lost"] == 0 and summary["contradiction"] == 0
+    assert summary["win_rate"] == summary["won"] / 12
+    _, again = _run(monkeypatch, capsys, ["autoplay", "--level", "easy", "--games", "12",
+                                          "--seed", "4", "--json", "--quiet"])
+    assert json.loads(again)["won"] == summary["won"]           # reproducible
+    rc, table = _run(monkeypatch, capsys, ["autoplay", "--level", "9x9-10", "--games", "3",
+                                           "--quiet", "--start", "4,4,0"])
+    assert "| 9x9x1-10 | 3 |" in table
+
+
+def test_bad_arguments_exit_2(capsys):
+    assert levelforge_main(["mines", "autoplay", "--level", "zz", "--quiet"]) == 2
+    assert "unknown level" in capsys.readouterr().err
+    assert levelforge_main(["mines", "autoplay", "--games", "0"]) == 2
+    assert levelforge_main(["mines", "play", "--share", "seed=1&level=easy"]) == 2
