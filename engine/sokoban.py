@@ -655,7 +655,7 @@ def _random_pull(walls, occ, width, player, rng, stamp, ctr, queue, cand):
 
 
 @njit(cache=True)
-def generate_level(width, height, nbox, inner_walls, lo, hi, rebuilds, max_pulls, every,
+def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max_pulls, every,
                    node_cap, rng, zob,
                    walls, goals, dead, dist, goal_cells, cells, cand,
                    nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
@@ -701,7 +701,7 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, rebuilds, max_pulls
                     pulls += 1
                     stats[4] += 1
                 last = newp < 0 or pulls >= max_pulls
-                if not last and (pulls < lo or (pulls - lo) % every != 0):
+                if not last and (pulls < skip or (pulls - skip) % every != 0):
                     continue
                 stop = last
                 # measure: never a still-solved state

@@ -143,3 +143,32 @@ def matching(costs):
     """Minimum over permutations of sum(costs[i][perm[i]]) (brute force)."""
     n = len(costs)
     return min(sum(costs[i][p[i]] for i in range(n)) for p in permutations(range(n)))
+
+
+def dead_squares(walls, goals, cells):
+    """Non-wall cells of ``cells`` from which no goal is reachable by pushing."""
+    return {c for c in cells if c not in walls
+            and all(push_distance(walls, c, g) == INF for g in goals)}
+
+
+def frozen(walls, boxes, goals, dead, cell, testing=frozenset()):
+    """Freeze test, recursive as on the Sokoban wiki: 0 movable, 1 frozen with every
+    frozen box involved on a goal, 2 frozen with a box off its goal."""
+    testing = testing | {cell}
+    result = 1 if cell in goals else 2
+    for step in ((1, 0), (0, 1)):
+        a, b = add(cell, step, -1), add(cell, step)
+        if a in walls or b in walls or a in testing or b in testing:
+            blocked = 1
+        elif a in dead and b in dead:
+            blocked = 1
+        else:
+            blocked = 0
+            if a in boxes:
+                blocked = frozen(walls, boxes, goals, dead, a, testing)
+            if not blocked and b in boxes:
+                blocked = frozen(walls, boxes, goals, dead, b, testing)
+        if not blocked:
+            return 0
+        result = max(result, blocked)
+    return result

@@ -1,1 +1,17 @@
-"""levelforge.sokoban (being built)."""
+"""Sokoban: levels in XSB, a push-optimal solver, a reverse-play generator.
+
+>>> from levelforge import sokoban
+>>> result = sokoban.generate(11, width=7, height=7, boxes=2, pushes=(4, 8))
+>>> sokoban.replay(result.level, result.solution).is_solved
+True
+>>> sokoban.solve(result.level).pushes == result.pushes
+True
+"""
+
+from .generator import GenerateResult, Generator, campaign, generate
+from .level import Level, read_xsb
+from .replay import replay
+from .solver import SolveResult, Solver, solve
+
+__all__ = ["GenerateResult", "Generator", "Level", "SolveResult", "Solver", "campaign",
+           "generate", "read_xsb", "replay", "solve"]

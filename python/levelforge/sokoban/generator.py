@@ -103,10 +103,10 @@ class Generator:
     ``pushes=(lo, hi)`` is the target range of the push-optimal length. The generator
     builds the solved room (border walls, ``inner_walls`` random inner walls that keep
     the floor connected, a box on every goal, the player on a free cell), then walks and
-    pulls at random. After ``lo`` pulls (the optimum cannot exceed the pull count) it
-    measures the optimum every ``every`` pulls with the solver capped at ``node_cap``
-    states: inside the range it stops; past ``hi``, at the cap (unknown, not unsolvable)
-    or after ``max_pulls`` pulls it leaves the board. Up to ``rebuilds`` boards, then the
+    pulls at random. After ``skip`` pulls (default ``lo``: the optimum cannot exceed the
+    pull count) it measures the optimum every ``every`` pulls with the solver capped at
+    ``node_cap`` states: inside the range it stops; past ``hi``, at the cap (unknown, not
+    unsolvable) or after ``max_pulls`` pulls it leaves the board. Up to ``rebuilds`` boards, then the
     closest solvable candidate, then fewer inner walls; only then
     :class:`~levelforge.GenerationError`.
 
@@ -116,7 +116,7 @@ class Generator:
     """
 
     def __init__(self, width=7, height=7, boxes=2, pushes=(4, 8), inner_walls=0,
-                 rebuilds=40, max_pulls=None, every=1, node_cap=50_000):
+                 rebuilds=40, max_pulls=None, every=1, node_cap=50_000, skip=None):
         self.width = _int("width", width, 3, MAX_SIDE)
         self.height = _int("height", height, 3, MAX_SIDE)
         floor = (self.width - 2) * (self.height - 2)
@@ -126,7 +126,8 @@ class Generator:
         self.rebuilds = _int("rebuilds", rebuilds, 1, 1_000_000)
         default_pulls = max(3 * self.pushes[1], self.pushes[1] + 10)
         self.max_pulls = _int("max_pulls", default_pulls if max_pulls is None else max_pulls,
-                              self.pushes[0], 1_000_000)
+                              1, 1_000_000)
+        self.skip = _int("skip", self.pushes[0] if skip is None else skip, 0, 1_000_000)
         self.every = _int("every", every, 1, 1_000_000)
         self.node_cap = _int("node_cap", node_cap, 1, MAX_NODES)
         self._ws = None
@@ -136,7 +137,7 @@ class Generator:
         return {"width": self.width, "height": self.height, "boxes": self.boxes,
                 "pushes": list(self.pushes), "inner_walls": self.inner_walls,
                 "rebuilds": self.rebuilds, "max_pulls": self.max_pulls, "every": self.every,
-                "node_cap": self.node_cap}
+                "node_cap": self.node_cap, "skip": self.skip}
 
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
@@ -177,8 +178,8 @@ class Generator:
         walls, goals, dead, dist, goal_cells, cells, cand = ws.gen
         best_walls, best_goals, best_boxes, stats, out = ws.best
         status = _k.generate_level(
-            self.width, self.height, self.boxes, self.inner_walls, lo, hi, self.rebuilds,
-            self.max_pulls, self.every, self.node_cap, ws.rng, ws.zob,
+            self.width, self.height, self.boxes, self.inner_walls, lo, hi, self.skip,
+            self.rebuilds, self.max_pulls, self.every, self.node_cap, ws.rng, ws.zob,
             walls, goals, dead, dist, goal_cells, cells, cand, *ws.search_arrays(),
             ws.prev, ws.chain, best_walls, best_goals, best_boxes, stats, out)
         if status == 0:
@@ -230,3 +231,35 @@ def generate(seed, **config):
                        for k, v in gen.to_dict().items()))
     gen = _GENERATORS.setdefault(key, gen)
     return gen.generate(seed)
+
+
+CAMPAIGN_STAGES = (
+    # width, height, boxes, inner walls, target pushes: set between the median and the
+    # 90th percentile of the longest optimum 60 pulls reach on one board (README table)
+    (6, 6, 1, 0, (2, 4)),
+    (6, 6, 2, 0, (3, 6)),
+    (7, 7, 2, 0, (5, 8)),
+    (7, 7, 2, 2, (5, 8)),
+    (7, 7, 3, 2, (6, 9)),
+    (8, 8, 3, 2, (8, 12)),
+    (8, 8, 3, 4, (8, 12)),
+)
+"""The campaign's configurations, easiest first."""
+LEVELS_PER_STAGE = 10
+"""Campaign levels per stage; after the last stage the campaign stays there."""
+
+
+def campaign(index):
+    """The generator configuration of campaign level ``index`` (0-based), as keyword
+    arguments for :func:`generate` / :class:`Generator`: ten levels per stage of
+    :data:`CAMPAIGN_STAGES`, from 6x6 with 1 box up to 8x8 with 3 boxes and 4 inner walls.
+
+    >>> campaign(0)
+    {'width': 6, 'height': 6, 'boxes': 1, 'inner_walls': 0, 'pushes': (2, 4)}
+    >>> generate(0, **campaign(65)).level.width
+    8
+    """
+    index = _int("index", index, 0, 2**63 - 1)
+    w, h, b, iw, pushes = CAMPAIGN_STAGES[min(index // LEVELS_PER_STAGE,
+                                              len(CAMPAIGN_STAGES) - 1)]
+    return {"width": w, "height": h, "boxes": b, "inner_walls": iw, "pushes": pushes}

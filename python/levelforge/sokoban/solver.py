@@ -158,6 +158,11 @@ class Solver:
         self.max_nodes = _check_nodes(max_nodes)
         self.workspace = Workspace()
 
+    def warm_up(self):
+        """Compile (or load from the cache) the kernels by solving a tiny level."""
+        self.solve(Level.from_xsb("#####\n#@$.#\n#####"))
+        return self
+
     def solve(self, level, max_nodes=None, time_limit=None):
         """Solve ``level`` push-optimally; see :func:`solve`."""
         start = now_ns()

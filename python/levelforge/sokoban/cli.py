@@ -1,0 +1,110 @@
+"""``levelforge sokoban generate|solve``.
+
+Examples::
+
+    levelforge sokoban generate --count 100 --seed 1 --pushes 4-8 -o levels.xsb
+    levelforge sokoban solve levels.xsb --level 3
+"""
+import argparse
+import sys
+
+from ..errors import ConfigError
+from ..progress import progress
+from ..seeding import check_seed, item_seed
+from .generator import Generator
+from .level import read_xsb, write_xsb
+from .solver import DEFAULT_MAX_NODES, Solver
+
+
+def _positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _parser(prog):
+    parser = argparse.ArgumentParser(prog=prog, description="Sokoban levels: generate, solve.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    gen = sub.add_parser("generate", help="generate levels by reverse play into an XSB file",
+                         description="Generate levels; each level's seed, push-optimal length "
+                                     "and milliseconds go into its ';' comment lines.")
+    gen.add_argument("--count", type=_positive, default=10, help="number of levels (10)")
+    gen.add_argument("--seed", type=int, default=0, help="root seed; level i uses "
+                     "levelforge.seeding.item_seed(seed, i) (0)")
+    gen.add_argument("--width", type=int, default=7, help="width with the outer wall (7)")
+    gen.add_argument("--height", type=int, default=7, help="height with the outer wall (7)")
+    gen.add_argument("--boxes", type=int, default=2, help="boxes (2)")
+    gen.add_argument("--pushes", default="4-8", help="target push-optimal length LO-HI (4-8)")
+    gen.add_argument("--inner-walls", type=int, default=0, help="random inner walls (0)")
+    gen.add_argument("-o", "--output", default="-", help="output XSB file ('-': stdout)")
+    gen.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sol = sub.add_parser("solve", help="solve the levels of an XSB file push-optimally",
+                         description="Print status, pushes, moves, milliseconds and the LURD "
+                                     "solution of each level. Exit code 1 if any level is "
+                                     "not solved.")
+    sol.add_argument("file", help="XSB file (a collection)")
+    sol.add_argument("--level", type=_positive, help="solve only level K (1-based)")
+    sol.add_argument("--max-nodes", type=_positive, default=DEFAULT_MAX_NODES,
+                     help=f"cap on stored search states ({DEFAULT_MAX_NODES})")
+    sol.add_argument("--time-limit", type=float, default=None,
+                     help="seconds per level (no limit)")
+    return parser
+
+
+def _generate(args):
+    seed = check_seed(args.seed)
+    gen = Generator(width=args.width, height=args.height, boxes=args.boxes,
+                    pushes=args.pushes, inner_walls=args.inner_walls)
+    gen.warm_up()
+    levels = []
+    with progress(args.count, "sokoban generate", "level", not args.no_progress) as bar:
+        for i in range(args.count):
+            s = item_seed(seed, i)
+            r = gen.generate(s)
+            comments = (f"seed {s}", f"pushes {r.pushes}" + ("" if r.in_target
+                                                            else " (outside the target)"),
+                        f"ms {r.elapsed_ms:.3f}", f"solution {r.solution}")
+            levels.append(r.level.replace(title=f"levelforge {i + 1}", comments=comments))
+            bar.update(1)
+    text = write_xsb(levels)
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return 0
+
+
+def _solve(args):
+    try:
+        levels = read_xsb(args.file)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {args.file}: {exc.strerror}") from None
+    if args.level is not None:
+        if args.level > len(levels):
+            raise ConfigError(f"--level {args.level}: {args.file} holds {len(levels)} levels")
+        chosen = [(args.level, levels[args.level - 1])]
+    else:
+        chosen = list(enumerate(levels, 1))
+    solver = Solver(max_nodes=args.max_nodes)
+    unsolved = 0
+    for k, level in chosen:
+        r = solver.solve(level, time_limit=args.time_limit)
+        name = f"level {k}" + (f" ({level.title})" if level.title else "")
+        print(f"{name}: {r.status} pushes={r.pushes} moves={r.moves} nodes={r.nodes} "
+              f"ms={r.elapsed_ms:.1f}")
+        if r.solved:
+            print(f"  {r.solution}")
+        else:
+            unsolved += 1
+    return 1 if unsolved else 0
+
+
+def main(argv=None, prog="levelforge sokoban"):
+    """Run a sokoban subcommand; returns the exit code."""
+    args = _parser(prog).parse_args(argv)
+    return _generate(args) if args.command == "generate" else _solve(args)

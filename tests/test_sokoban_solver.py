@@ -1,0 +1,309 @@
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from levelforge import ConfigError, InvalidMoveError
+from levelforge.engine import sokoban as K
+from levelforge.sokoban import Level, Solver, read_xsb, replay, solve
+from levelforge.sokoban.solver import MAX_BOXES
+
+import naive_sokoban as naive
+from conftest import SHARED_DATA
+
+MICROBAN = os.path.join(SHARED_DATA, "sokoban", "microban.xsb")
+
+
+def random_level(rng, max_side=7, max_boxes=3, wall_p=0.2):
+    """A walled room with random inner walls, boxes, goals and player (maybe unsolvable)."""
+    w, h = (int(v) for v in rng.integers(4, max_side + 1, size=2))
+    interior = [(x, y) for y in range(1, h - 1) for x in range(1, w - 1)]
+    walls = {(x, y) for y in range(h) for x in range(w)
+             if x in (0, w - 1) or y in (0, h - 1)}
+    walls |= {c for c in interior if rng.random() < wall_p}
+    free = [c for c in interior if c not in walls]
+    nbox = int(rng.integers(1, max_boxes + 1))
+    if len(free) < nbox + 1:
+        return None
+    pick = rng.permutation(len(free))
+    boxes = {free[i] for i in pick[:nbox]}
+    player = free[pick[nbox]]
+    goals = {free[i] for i in rng.permutation(len(free))[:nbox]}
+    return Level(w, h, frozenset(walls), frozenset(goals), frozenset(boxes), player)
+
+
+def pulled_level(rng, max_side=7, max_boxes=3, wall_p=0.15):
+    """A level made solvable by plain-Python pulls from a solved random room."""
+    base = random_level(rng, max_side, max_boxes, wall_p)
+    if base is None:
+        return None
+    walls, boxes, player = set(base.walls), frozenset(base.goals), base.player
+    if player in boxes:
+        return None
+    for _ in range(int(rng.integers(1, 12))):
+        # walk anywhere in the region, then pull
+        region = sorted(naive.reachable(walls, boxes, player))
+        pulls = [(q, letter) for q in region for letter in "ulrd"
+                 if naive.pull(walls, boxes, q, letter) is not None]
+        if not pulls:
+            break
+        q, letter = pulls[int(rng.integers(len(pulls)))]
+        boxes, player = naive.pull(walls, boxes, q, letter)
+    return base.replace(boxes=boxes, player=player)
+
+
+def check_replay(level, result):
+    boxes, _, pushes = naive.replay(level, result.solution)
+    assert boxes == level.goals
+    assert pushes == result.pushes
+    assert result.moves == len(result.solution)
+    assert replay(level, result.solution).is_solved
+
+
+@pytest.mark.parametrize("case", range(200))
+def test_solver_matches_naive_bfs_optimal_pushes_and_unsolvable_verdicts(case):
+    rng = np.random.default_rng(case)
+    level = random_level(rng) if case % 2 else pulled_level(rng)
+    if level is None:
+        return
+    expected = naive.bfs_pushes(level)
+    if case % 2 == 0:
+        assert expected is not None  # made by pulls: solvable by construction
+    result = solve(level)
+    if expected is None:
+        assert result.status == "unsolvable"
+        assert result.pushes is None and result.solution is None
+    else:
+        assert result.status == "solved"
+        assert result.pushes == expected
+        check_replay(level, result)
+
+
+def test_solved_levels_from_reverse_play_match_naive_bfs():
+    # levels made by pulls are solvable: a second family of cases, all of them solved
+    from levelforge.sokoban import generate
+    for seed in range(40):
+        r = generate(seed, width=6, height=6, boxes=2, pushes=(3, 6), inner_walls=2)
+        assert naive.bfs_pushes(r.level) == r.pushes
+
+
+@pytest.mark.parametrize("case", range(60))
+def test_push_distances_and_dead_squares_match_naive(case):
+    rng = np.random.default_rng(5000 + case)
+    level = random_level(rng, wall_p=0.25)
+    if level is None:
+        return
+    walls, goals, _, _ = level.arrays()
+    w = level.width
+    goal_cells = np.flatnonzero(goals).astype(np.int32)
+    dist = np.empty((goal_cells.size, walls.size), np.int32)
+    dead = np.empty(walls.size, np.uint8)
+    K.push_distances(walls, goal_cells, w, dist, dead, np.empty(walls.size, np.int32))
+    cells = [(c % w, c // w) for c in range(walls.size)]
+    for k, g in enumerate(goal_cells):
+        goal = (int(g) % w, int(g) // w)
+        for c, cell in enumerate(cells):
+            if cell in level.walls:
+                continue
+            d = naive.push_distance(level.walls, cell, goal)
+            assert dist[k, c] == (K.UNREACHABLE if d == naive.INF else d)
+    expected_dead = naive.dead_squares(level.walls, level.goals, cells)
+    assert {cells[c] for c in np.flatnonzero(dead)} == expected_dead
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 6).flatmap(
+    lambda n: st.lists(st.lists(st.integers(0, 30), min_size=n, max_size=n),
+                       min_size=n, max_size=n)))
+def test_matching_heuristic_matches_brute_force_minimum(costs):
+    n = len(costs)
+    # goal k's distance row: box i sits on cell i
+    dist = np.array([[costs[i][k] for i in range(n)] for k in range(n)], np.int32)
+    boxes = np.arange(n, dtype=np.int16)
+    work = [np.zeros(n + 1, np.int64) for _ in range(6)]
+    assert K.matching_cost(boxes, n, dist, *work) == naive.matching(costs)
+
+
+def test_matching_heuristic_reports_no_matching_as_unreachable():
+    big = K.UNREACHABLE
+    dist = np.array([[1, 2], [big, big]], np.int32)  # goal 1 unreachable from both boxes
+    work = [np.zeros(3, np.int64) for _ in range(6)]
+    assert K.matching_cost(np.arange(2, dtype=np.int16), 2, dist, *work) >= big
+
+
+@pytest.mark.parametrize("case", range(120))
+def test_freeze_deadlock_matches_naive_and_is_sound(case):
+    rng = np.random.default_rng(9000 + case)
+    level = random_level(rng, max_boxes=5, wall_p=0.25)
+    if level is None:
+        return
+    walls, goals, boxes, _ = level.arrays()
+    w = level.width
+    cells = [(c % w, c // w) for c in range(walls.size)]
+    dead_set = naive.dead_squares(level.walls, level.goals, cells)
+    dead = np.zeros(walls.size, np.uint8)
+    for x, y in dead_set:
+        dead[y * w + x] = 1
+    tmp = np.zeros(walls.size, np.uint8)
+    fstack = np.zeros(len(level.boxes) + 1, np.int64)
+    for (x, y) in level.boxes:
+        got = K.frozen_state(y * w + x, walls, boxes, dead, goals, tmp, w, fstack)
+        assert got == naive.frozen(level.walls, level.boxes, level.goals, dead_set, (x, y))
+        assert not tmp.any()
+        if got == 2:  # a frozen box off its goal: no solution exists
+            assert naive.bfs_pushes(level) is None
+
+
+def test_freeze_deadlock_2x2_block_off_goals_is_pruned():
+    level = Level.from_xsb("########\n#      #\n# $$ @ #\n# $$   #\n# .... #\n########")
+    assert naive.bfs_pushes(level) is None
+    result = solve(level)
+    assert result.status == "unsolvable"
+    assert result.expanded == 0  # pruned at the start state, no search needed
+
+
+def test_dead_corner_start_is_unsolvable_without_search():
+    result = solve(Level.from_xsb("#####\n#$ .#\n#@  #\n#####"))
+    assert result.status == "unsolvable"
+    assert result.expanded == 0
+
+
+def test_state_is_normalised_to_the_player_region():
+    a = Level.from_xsb("#######\n#@   .#\n#  $  #\n#     #\n#######")
+    b = a.replace(player=(5, 3))  # same region, another cell
+    ra, rb = solve(a), solve(b)
+    assert (ra.pushes, ra.nodes, ra.expanded) == (rb.pushes, rb.nodes, rb.expanded)
+    check_replay(a, ra)
+    check_replay(b, rb)
+
+
+def test_transposition_table_stores_each_state_once():
+    # an open room: many push orders reach the same state; the table keeps one node each
+    level = Level.from_xsb("#######\n#@    #\n# $ $ #\n#  .. #\n#     #\n#######")
+    result = solve(level)
+    assert result.status == "solved"
+    assert result.nodes <= naive_state_count(level)
+
+
+def naive_state_count(level):
+    walls = set(level.walls)
+    seen = set()
+    todo = [(frozenset(level.boxes), level.player)]
+    while todo:
+        boxes, player = todo.pop()
+        region = naive.reachable(walls, boxes, player)
+        key = (boxes, min(region, key=lambda c: (c[1], c[0])))
+        if key in seen:
+            continue
+        seen.add(key)
+        for b in boxes:
+            for step in naive.DIRS.values():
+                t = naive.add(b, step)
+                if naive.add(b, step, -1) in region and t not in walls and t not in boxes:
+                    todo.append(((boxes - {b}) | {t}, b))
+    return len(seen)
+
+
+def test_node_cap_gives_limit_never_unsolvable():
+    level = read_xsb(MICROBAN)[35]  # needs thousands of states
+    result = solve(level, max_nodes=50)
+    assert result.status == "limit"
+    assert result.pushes is None and result.nodes <= 50
+
+
+def test_time_limit_gives_limit_never_unsolvable():
+    level = read_xsb(MICROBAN)[143]  # 16 boxes: far beyond a millisecond
+    result = Solver().solve(level, time_limit=0.001)
+    assert result.status == "limit"
+
+
+def test_exhausted_search_proves_unsolvable():
+    found = 0
+    for i in range(400):
+        level = random_level(np.random.default_rng(40_000 + i), wall_p=0.1)
+        if level is None or naive.bfs_pushes(level) is not None:
+            continue
+        result = solve(level)
+        assert result.status == "unsolvable"
+        found += result.expanded > 0  # proved by searching, not at the start state
+    assert found >= 5
+
+
+def test_already_solved_level_takes_zero_pushes():
+    result = solve(Level.from_xsb("#####\n#@* #\n#####"))
+    assert (result.status, result.pushes, result.solution) == ("solved", 0, "")
+
+
+def test_box_on_goal_sealed_from_the_player_counts_as_a_wall():
+    level = Level.from_xsb("#######\n#*#@$.#\n#######")
+    result = solve(level)
+    assert (result.status, result.pushes) == ("solved", 1)
+    check_replay(level, result)
+
+
+def test_work_arrays_are_reused_across_solves():
+    solver = Solver(max_nodes=10_000)
+    levels = read_xsb(MICROBAN)[:10]
+    solver.solve(max(levels, key=lambda lv: len(lv.boxes)))  # the largest one sizes it
+    pool, table = solver.workspace.pool, solver.workspace.table
+    for level in levels:
+        assert solver.solve(level).status == "solved"
+    assert solver.workspace.pool is pool and solver.workspace.table is table
+
+
+def test_solver_limits_raise_config_error():
+    many = "#" * 36 + "\n#@" + " " * 33 + "#\n#" + "$" * 33 + " #\n#" + "." * 33 + " #\n" \
+        + "#" * 36
+    level = Level.from_xsb(many)
+    assert len(level.boxes) > MAX_BOXES
+    with pytest.raises(ConfigError, match="at most 32 boxes"):
+        solve(level)
+    small = Level.from_xsb("#####\n#@$.#\n#####")
+    for bad in (0, -3, 1.5, True, 2**40):
+        with pytest.raises(ConfigError, match="max_nodes"):
+            solve(small, max_nodes=bad)
+    for bad in (0, -1.0, "1", True):
+        with pytest.raises(ConfigError, match="time_limit"):
+            solve(small, time_limit=bad)
+    with pytest.raises(ConfigError, match="Level"):
+        solve("#####\n#@$.#\n#####")
+
+
+def test_solutions_replay_move_by_move_with_exactly_pushes_pushes():
+    solver = Solver()
+    for i in range(100):
+        level = random_level(np.random.default_rng(20_000 + i), max_side=8)
+        if level is None:
+            continue
+        result = solver.solve(level)
+        if result.solved:
+            check_replay(level, result)
+
+
+def test_replay_rejects_illegal_moves_and_leaves_the_level_unchanged():
+    level = Level.from_xsb("######\n#@$ .#\n######")
+    for moves, msg in (("U", "wall"), ("r", "upper-case"), ("RRR", "blocked"),
+                       ("RL", "lower-case"), ("x", "lurd")):
+        with pytest.raises(InvalidMoveError, match=msg):
+            replay(level, moves)
+    assert level.player == (1, 1)
+
+
+MICROBAN_FAST = [1, 2, 3, 4, 6, 8, 10, 11, 13, 16, 19, 22, 29, 35, 37, 39, 45, 50, 60, 70]
+
+
+def test_microban_levels_solve_with_replayable_solutions():
+    levels = read_xsb(MICROBAN)
+    assert len(levels) == 155
+    solver = Solver()
+    for k in MICROBAN_FAST:
+        result = solver.solve(levels[k - 1], time_limit=10)
+        assert result.status == "solved", k
+        check_replay(levels[k - 1], result)
+
+
+@pytest.mark.parametrize("k", [2, 4, 9, 14])
+def test_microban_push_counts_match_naive_bfs(k):
+    level = read_xsb(MICROBAN)[k - 1]
+    assert solve(level).pushes == naive.bfs_pushes(level)
