@@ -10,6 +10,7 @@ which merges interchangeable cells into weighted groups and combines the compone
 the global count to give the exact mine probability of every closed cell.
 """
 from dataclasses import dataclass
+from typing import NamedTuple
 import numpy as np
 
 from levelforge.engine import mines as K
@@ -21,8 +22,7 @@ from .observation import PublicObservation
 _BINOM = K.binomial_table()
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
     """A move the assistant proved: ``action`` is ``open`` (a safe cell) or ``flag`` (a mine).
 
     >>> Move("open", (1, 2, 0))
@@ -331,6 +331,12 @@ class Assistant:
         prob[closed & (known == K.MINE)] = 1.0
         return True
 
+    @staticmethod
+    def _cells(obs, idx):
+        """``(x, y, z)`` tuples of flat indices, in index order."""
+        z, y, x = np.unravel_index(idx, obs.shape)
+        return tuple(zip(x.tolist(), y.tolist(), z.tolist()))
+
     def _result(self, obs, state, contradiction, n_comps, skipped, nodes, exact,
                 probabilities, t0):
         if contradiction:
@@ -341,11 +347,10 @@ class Assistant:
         safe_idx = np.flatnonzero(closed & (known == K.SAFE))
         mine_idx = np.flatnonzero(closed & (known == K.MINE))
         sel = np.ascontiguousarray(obs.selectable).reshape(-1)
-        cell_of = obs.cell_of
-        safe = tuple(cell_of(i) for i in safe_idx)
-        mines = tuple(cell_of(i) for i in mine_idx)
-        moves = tuple([Move("open", cell_of(i)) for i in safe_idx if sel[i]]
-                      + [Move("flag", cell_of(i)) for i in mine_idx if sel[i]])
+        safe = self._cells(obs, safe_idx)
+        mines = self._cells(obs, mine_idx)
+        moves = tuple([Move("open", c) for c, ok in zip(safe, sel[safe_idx].tolist()) if ok]
+                      + [Move("flag", c) for c, ok in zip(mines, sel[mine_idx].tolist()) if ok])
         status = "moves" if moves else "stuck"
         return Analysis(status, safe, mines, moves, n_comps, skipped, nodes, ms_since(t0),
                         exact, probabilities)
