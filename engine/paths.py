@@ -1,0 +1,227 @@
+"""Kernels of the symmetry line puzzles: a counting DFS over self-avoiding lattice paths.
+
+A board of ``n <= 128`` points is given as ``adj`` (int32 ``[n, 4]``): the neighbours of
+each point in the order up, left, right, down, -1 where there is no point or the edge
+is forbidden. ``req`` (uint8 ``[n]``) marks required points. The visited set is a
+bitmask of two uint64 words (``vis[0]`` points 0-63, ``vis[1]`` points 64-127).
+
+A path starts at ``start`` and ends the moment it reaches ``goal`` (it never passes
+through the goal). A node of the search is a point moved onto; before extending a
+partial path the kernels prune it unless the goal and every remaining required point
+are still reachable from the head through unvisited points, and every remaining
+required point other than the goal keeps two free neighbours (it must be entered and
+left). Both tests are sound: they never cut a branch that holds a solution.
+
+``stats`` receives ``[count, nodes, status]``; status 0 = search complete (count exact),
+1 = stopped at ``limit`` solutions, 2 = stopped at ``max_nodes`` (count is a lower bound).
+"""
+import numpy as np
+from numba import njit
+
+COMPLETE = 0
+AT_LIMIT = 1
+NODE_CAP = 2
+
+_ONE = np.uint64(1)
+_M63 = 63
+
+
+@njit(cache=True)
+def _is_visited(vis, p):
+    return (vis[p >> 6] >> np.uint64(p & _M63)) & _ONE
+
+
+@njit(cache=True)
+def _visit(vis, p):
+    vis[p >> 6] |= _ONE << np.uint64(p & _M63)
+
+
+@njit(cache=True)
+def _leave(vis, p):
+    vis[p >> 6] &= ~(_ONE << np.uint64(p & _M63))
+
+
+@njit(cache=True)
+def _viable(adj, head, goal, vis, req, n_left, stamp, epoch, queue):
+    """True unless the partial path ending at ``head`` (visited) can no longer be completed.
+
+    Flood fill from ``head`` over unvisited points (the goal is reached but not passed
+    through); every remaining required point must be reached and keep two free
+    neighbours (unvisited or the head), and the goal must be reached.
+    """
+    stamp[head] = epoch
+    queue[0] = head
+    qh = 0
+    qt = 1
+    got_goal = False
+    seen = 0
+    while qh < qt:
+        c = queue[qh]
+        qh += 1
+        for k in range(4):
+            q = adj[c, k]
+            if q < 0 or stamp[q] == epoch or _is_visited(vis, q):
+                continue
+            stamp[q] = epoch
+            if q == goal:
+                got_goal = True
+                continue
+            if req[q]:
+                seen += 1
+                free = 0
+                for j in range(4):
+                    r = adj[q, j]
+                    if r >= 0 and (r == head or not _is_visited(vis, r)):
+                        free += 1
+                if free < 2:
+                    return False
+            queue[qt] = q
+            qt += 1
+    return got_goal and seen == n_left
+
+
+@njit(cache=True)
+def count_paths(adj, start, goal, req, limit, max_nodes, sols, sol_len,
+                vis, stack_pt, stack_k, stamp, queue, stats):
+    """Count solutions up to ``limit`` (stop at ``limit``) or ``max_nodes`` search nodes.
+
+    The first ``min(count, sols.shape[0])`` solutions are written to ``sols[i, :sol_len[i]]``.
+    ``vis`` (uint64[2]), ``stack_pt``/``stack_k`` (int32[n]), ``stamp`` (int64[n]) and
+    ``queue`` (int32[n]) are work arrays. Results go to ``stats`` (see module doc).
+    """
+    n = adj.shape[0]
+    vis[0] = 0
+    vis[1] = 0
+    for i in range(n):
+        stamp[i] = 0
+    epoch = 1
+    n_left = 0
+    for i in range(n):
+        if req[i] and i != start and i != goal:
+            n_left += 1
+    count = 0
+    nodes = 1
+    status = COMPLETE
+    _visit(vis, start)
+    if start == goal:
+        if n_left == 0:
+            if sols.shape[0] > 0:
+                sols[0, 0] = start
+                sol_len[0] = 1
+            count = 1
+            if count >= limit:
+                status = AT_LIMIT
+        stats[0] = count
+        stats[1] = nodes
+        stats[2] = status
+        return count
+    if not _viable(adj, start, goal, vis, req, n_left, stamp, epoch, queue):
+        stats[0] = 0
+        stats[1] = nodes
+        stats[2] = COMPLETE
+        return 0
+    depth = 0
+    stack_pt[0] = start
+    stack_k[0] = 0
+    while depth >= 0:
+        c = stack_pt[depth]
+        k = stack_k[depth]
+        if k == 4:
+            _leave(vis, c)
+            if req[c] and c != start:
+                n_left += 1
+            depth -= 1
+            continue
+        stack_k[depth] = k + 1
+        q = adj[c, k]
+        if q < 0 or _is_visited(vis, q):
+            continue
+        nodes += 1
+        if q == goal:
+            if n_left == 0:
+                if count < sols.shape[0]:
+                    for i in range(depth + 1):
+                        sols[count, i] = stack_pt[i]
+                    sols[count, depth + 1] = goal
+                    sol_len[count] = depth + 2
+                count += 1
+                if count >= limit:
+                    status = AT_LIMIT
+                    break
+            continue
+        if nodes >= max_nodes:
+            status = NODE_CAP
+            break
+        _visit(vis, q)
+        if req[q]:
+            n_left -= 1
+        epoch += 1
+        if not _viable(adj, q, goal, vis, req, n_left, stamp, epoch, queue):
+            _leave(vis, q)
+            if req[q]:
+                n_left += 1
+            continue
+        depth += 1
+        stack_pt[depth] = q
+        stack_k[depth] = 0
+    stats[0] = count
+    stats[1] = nodes
+    stats[2] = status
+    return count
+
+
+@njit(cache=True)
+def branch_profile(adj, start, goal, req, path, plen, vis, stamp, queue, out):
+    """Open choices a solver meets walking ``path[:plen]`` (a solution) from the start.
+
+    At each step (head = ``path[i]``, ``i < plen - 1``) counts the legal moves (unvisited
+    neighbour over an allowed edge) and the viable ones (moves the DFS pruning keeps).
+    ``out`` receives ``[steps with >= 2 legal moves, steps with >= 2 viable moves,
+    sum of viable moves minus one over all steps]``.
+    """
+    n = adj.shape[0]
+    vis[0] = 0
+    vis[1] = 0
+    for i in range(n):
+        stamp[i] = 0
+    epoch = 0
+    n_left = 0
+    for i in range(n):
+        if req[i] and i != start and i != goal:
+            n_left += 1
+    out[0] = 0
+    out[1] = 0
+    out[2] = 0
+    _visit(vis, start)
+    for i in range(plen - 1):
+        c = path[i]
+        legal = 0
+        viable = 0
+        for k in range(4):
+            q = adj[c, k]
+            if q < 0 or _is_visited(vis, q):
+                continue
+            legal += 1
+            if q == goal:
+                if n_left == 0:
+                    viable += 1
+                continue
+            _visit(vis, q)
+            if req[q]:
+                n_left -= 1
+            epoch += 1
+            if _viable(adj, q, goal, vis, req, n_left, stamp, epoch, queue):
+                viable += 1
+            _leave(vis, q)
+            if req[q]:
+                n_left += 1
+        if legal >= 2:
+            out[0] += 1
+        if viable >= 2:
+            out[1] += 1
+        if viable >= 1:
+            out[2] += viable - 1
+        nxt = path[i + 1]
+        _visit(vis, nxt)
+        if req[nxt] and nxt != goal:
+            n_left -= 1

@@ -1,0 +1,396 @@
+"""Generation of symmetry puzzles with a proved unique solution.
+
+1. Answer path with Z3 (Boolean encoding), longest length the colour bound allows,
+   shortened by 2 on UNSAT or when the deterministic resource limit is reached.
+2. Required points on the answer: trap pairs, then corners, then straight points.
+3. Forbidden edges until unique: the counting DFS finds an alternative; one of its edges
+   that the answer does not use is forbidden (seeded choice), until one solution remains.
+4. Reduction: drop each forbidden edge, then each required point, if uniqueness survives.
+5. Split the conditions between boards A and B (seeded), B's mirrored.
+
+>>> p = generate(4, seed=7)
+>>> p.check(p.solution), count_solutions(p.master())
+(True, 1)
+"""
+from enum import Enum
+from statistics import median
+
+import numpy as np
+
+from ..errors import ConfigError, GenerationError
+from ..seeding import check_seed
+from ..timing import ms_since, now_ns
+from .board import Board, Workspace, _COMPLETE, _NODE_CAP, count_solutions  # noqa: F401
+from .puzzle import Puzzle, split_items
+from .zpath import SAT, longest_path_points, solve_path
+
+GEN_MIN_SIZE, GEN_MAX_SIZE = 3, 9
+
+
+class Strategy(str, Enum):
+    """How the 1-3 waypoints of the answer path are chosen.
+
+    >>> Strategy("EDGE_WALK") is Strategy.EDGE_WALK
+    True
+    """
+
+    DEFAULT = "DEFAULT"            # any point
+    CORNER_FIRST = "CORNER_FIRST"  # board corners first
+    CENTER_FIRST = "CENTER_FIRST"  # nearest the centre first
+    DIAGONAL = "DIAGONAL"          # on the two diagonals
+    EDGE_WALK = "EDGE_WALK"        # on the perimeter
+
+
+_STRATEGIES = list(Strategy)
+
+
+def _waypoint_pool(size, strategy, rng):
+    """Candidate waypoints (points), best first, for ``strategy``; ties broken by ``rng``."""
+    pts = [(x, y) for y in range(size) for x in range(size)]
+    order = rng.permutation(len(pts))
+    pts = [pts[i] for i in order]
+    last = size - 1
+    if strategy is Strategy.CORNER_FIRST:
+        corners = {(0, 0), (last, 0), (0, last), (last, last)}
+        return [p for p in pts if p in corners] + [p for p in pts if p not in corners]
+    if strategy is Strategy.CENTER_FIRST:
+        c = last / 2
+        return sorted(pts, key=lambda p: abs(p[0] - c) + abs(p[1] - c))  # stable: seeded ties
+    if strategy is Strategy.DIAGONAL:
+        return [p for p in pts if p[0] == p[1] or p[0] + p[1] == last]
+    if strategy is Strategy.EDGE_WALK:
+        return [p for p in pts if p[0] in (0, last) or p[1] in (0, last)]
+    return pts
+
+
+class Generator:
+    """Symmetry puzzle generator for one board size (picklable; owns its kernel workspace).
+
+    ``strategy`` fixes the waypoint strategy (a :class:`Strategy` or its name; None picks
+    one per puzzle from the seed). ``rlimit`` is Z3's deterministic resource limit per
+    solve; ``max_nodes`` caps each counting-DFS run (deterministic too); ``required_share``
+    is the share of the answer's points first made required (reduction removes the
+    unneeded ones).
+
+    >>> g = Generator(5, strategy="CORNER_FIRST")
+    >>> g.warm_up()
+    >>> g.generate(3).strategy
+    'CORNER_FIRST'
+    """
+
+    def __init__(self, size, strategy=None, *, rlimit=3_000_000, max_nodes=2_000_000,
+                 required_share=0.3):
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) \
+                or not GEN_MIN_SIZE <= size <= GEN_MAX_SIZE:
+            raise ConfigError(f"size must be an integer in [{GEN_MIN_SIZE}, {GEN_MAX_SIZE}], "
+                              f"got {size!r}")
+        if strategy is not None:
+            try:
+                strategy = Strategy(strategy.value if isinstance(strategy, Strategy)
+                                    else str(strategy).upper())
+            except ValueError:
+                raise ConfigError(f"unknown strategy {strategy!r}; choose one of "
+                                  f"{[s.value for s in Strategy]}") from None
+        for name, value in (("rlimit", rlimit), ("max_nodes", max_nodes)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+        if not 0.0 <= float(required_share) <= 1.0:
+            raise ConfigError(f"required_share must be in [0, 1], got {required_share!r}")
+        self.size = int(size)
+        self.strategy = strategy
+        self.rlimit = int(rlimit)
+        self.max_nodes = int(max_nodes)
+        self.required_share = float(required_share)
+        self._ws = None
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_ws"] = None  # work arrays are rebuilt in each process
+        return state
+
+    def to_dict(self):
+        """The configuration as a JSON-ready dict."""
+        return {"system": "symmetry", "size": self.size,
+                "strategy": None if self.strategy is None else self.strategy.value,
+                "rlimit": self.rlimit, "max_nodes": self.max_nodes,
+                "required_share": self.required_share}
+
+    def _workspace(self):
+        if self._ws is None:
+            self._ws = Workspace(self.size, max_solutions=2)
+        return self._ws
+
+    def warm_up(self):
+        """Compile (or load from cache) the kernels and load Z3; cheap when already done."""
+        ws = self._workspace()
+        start, goal = 0, ws.n - 1
+        adj, req = ws.arrays(start, goal, [], [])
+        ws.count(start, goal, adj, req, 2, 1000)
+        ws.profile(start, goal, adj, req, list(range(self.size)) + [ws.n - 1])
+        solve_path(3, (0, 0), (2, 2), 9, seed=0)
+
+    def generate(self, seed):
+        """A puzzle whose master board has exactly one solution, reproducible from ``seed``."""
+        seed = check_seed(seed)
+        t_all = now_ns()
+        run = _Run(self, seed)
+        puzzle = run.build()
+        return Puzzle(**puzzle, elapsed_ms=ms_since(t_all))
+
+    @staticmethod
+    def summarize(records):
+        """Batch figures from puzzle dicts (``Puzzle.to_dict()``): medians and shares.
+
+        >>> Generator.summarize([generate(4, seed=1).to_dict()])["puzzles"]
+        1.0
+        """
+        if not records:
+            return {"puzzles": 0.0}
+        tm = [r.get("timings", {}) for r in records]
+        df = [r.get("difficulty", {}) for r in records]
+        total = sum(r.get("elapsed_ms", 0.0) for r in records) or 1.0
+        dfs_ms = sum(t.get("dfs", 0.0) for t in tm)
+        out = {
+            "puzzles": float(len(records)),
+            "median_ms": float(median(r.get("elapsed_ms", 0.0) for r in records)),
+            "median_path_ms": float(median(t.get("path", 0.0) for t in tm)),
+            "median_uniqueness_ms": float(median(t.get("uniqueness", 0.0) for t in tm)),
+            "median_reduction_ms": float(median(t.get("reduction", 0.0) for t in tm)),
+            "z3_share": sum(t.get("z3", 0.0) for t in tm) / total,
+            "dfs_share": dfs_ms / total,
+            "dfs_nodes_per_s": (sum(d.get("dfs_nodes_total", 0) for d in df) / dfs_ms * 1e3
+                                if dfs_ms else 0.0),
+            "mean_path_points": float(np.mean([d.get("path_points", 0) for d in df])),
+            "mean_required": float(np.mean([d.get("required", 0) for d in df])),
+            "mean_forbidden": float(np.mean([d.get("forbidden", 0) for d in df])),
+            "mean_branch_points": float(np.mean([d.get("branch_points", 0) for d in df])),
+            "mean_proof_nodes": float(np.mean([d.get("proof_nodes", 0) for d in df])),
+            "share_split_ok": float(np.mean([not d.get("a_alone_unique", False)
+                                             and not d.get("b_alone_unique", False)
+                                             for d in df])),
+        }
+        return out
+
+
+def generate(size, seed, strategy=None, **options):
+    """One symmetry puzzle of ``size`` x ``size`` from ``seed`` (see :class:`Generator`).
+
+    >>> p = generate(5, seed=42, strategy="DIAGONAL")
+    >>> p.board_b.start == (4 - p.board_a.start[0], p.board_a.start[1])
+    True
+    """
+    return Generator(size, strategy, **options).generate(seed)
+
+
+class _Run:
+    """The state of one generation (flat point indices throughout)."""
+
+    def __init__(self, gen, seed):
+        self.gen = gen
+        self.seed = seed
+        self.size = gen.size
+        self.ws = gen._workspace()
+        self.rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0x5113,)))
+        self.timings = {"path": 0.0, "required": 0.0, "uniqueness": 0.0, "reduction": 0.0,
+                        "split": 0.0, "z3": 0.0, "dfs": 0.0}
+        self.dfs_nodes = 0
+
+    # -- helpers -------------------------------------------------------------------
+    def _count(self, required, forbidden, limit=2):
+        t = now_ns()
+        adj, req = self.ws.arrays(self.s, self.g, required, forbidden)
+        res = self.ws.count(self.s, self.g, adj, req, limit, self.gen.max_nodes)
+        self.timings["dfs"] += ms_since(t)
+        self.dfs_nodes += res[1]
+        return res
+
+    def _unique(self, required, forbidden):
+        count, _, status, _ = self._count(required, forbidden)
+        return status == _COMPLETE and count == 1
+
+    # -- stages ----------------------------------------------------------------------
+    def build(self):
+        n, rng = self.size, self.rng
+        strategy = self.gen.strategy or _STRATEGIES[int(rng.integers(len(_STRATEGIES)))]
+        t = now_ns()
+        path, waypoints, attempts, rl_used = self._answer(strategy)
+        self.timings["path"] = ms_since(t)
+        ix = lambda p: p[1] * n + p[0]  # noqa: E731
+        flat = [ix(p) for p in path]
+        self.s, self.g = flat[0], flat[-1]
+
+        t = now_ns()
+        required = self._required(flat)
+        self.timings["required"] = ms_since(t)
+
+        t = now_ns()
+        required, forbidden, rounds = self._forbid_until_unique(flat, required)
+        self.timings["uniqueness"] = ms_since(t)
+
+        t = now_ns()
+        required, forbidden = self._reduce(required, forbidden)
+        self.timings["reduction"] = ms_since(t)
+
+        t = now_ns()
+        count, proof_nodes, status, _ = self._count(required, forbidden)
+        if not (status == _COMPLETE and count == 1):
+            raise GenerationError(f"seed {self.seed}: uniqueness lost after reduction")
+        adj, req = self.ws.arrays(self.s, self.g, required, forbidden)
+        prof = self.ws.profile(self.s, self.g, adj, req, flat)
+        board_a, board_b, a_uni, b_uni = self._split(required, forbidden)
+        self.timings["split"] = ms_since(t)
+
+        difficulty = {
+            "path_points": len(flat),
+            "longest_possible": longest_path_points(n, path[0], path[-1]),
+            "z3_attempts": attempts,
+            "z3_rlimit": rl_used,
+            "required": len(required),
+            "forbidden": len(forbidden),
+            "alternatives_removed": rounds,
+            "branch_points": prof[0],
+            "viable_branch_points": prof[1],
+            "viable_alternatives": prof[2],
+            "proof_nodes": proof_nodes,
+            "dfs_nodes_total": self.dfs_nodes,
+            "a_alone_unique": a_uni,
+            "b_alone_unique": b_uni,
+        }
+        return dict(size=n, board_a=board_a, board_b=board_b, solution=tuple(path),
+                    seed=self.seed, strategy=strategy.value, waypoints=tuple(waypoints),
+                    timings=self.timings, difficulty=difficulty, config=self.gen.to_dict())
+
+    def _answer(self, strategy):
+        """Stage 1: the longest answer path Z3 finds within the resource limit."""
+        n, rng = self.size, self.rng
+        cells = n * n
+        a = int(rng.integers(cells))
+        b = int(rng.integers(cells - 1))
+        b += b >= a
+        start, goal = (a % n, a // n), (b % n, b // n)
+        pool = [p for p in _waypoint_pool(n, strategy, rng) if p not in (start, goal)]
+        k = min(int(rng.integers(1, 4)), len(pool))
+        head = pool[:max(k, min(len(pool), 4))]
+        picks = rng.permutation(len(head))[:k]
+        waypoints = [head[i] for i in sorted(picks)]
+        z3_seed = int(rng.integers(2**31))
+        shortest = abs(start[0] - goal[0]) + abs(start[1] - goal[1]) + 1
+        attempts = 0
+        for wps in (waypoints, []):
+            length = longest_path_points(n, start, goal)
+            while length >= shortest:
+                attempts += 1
+                res = solve_path(n, start, goal, length, wps, seed=z3_seed,
+                                 rlimit=self.gen.rlimit)
+                self.timings["z3"] += res.build_ms + res.check_ms
+                if res.status == SAT:
+                    return res.path, wps, attempts, res.rlimit_used
+                length -= 2
+        raise GenerationError(f"seed {self.seed}: no answer path from {start} to {goal} "
+                              f"within Z3 rlimit {self.gen.rlimit}")
+
+    def _required(self, flat):
+        """Stage 2: trap pairs, then corners of the path, then straight points."""
+        n, rng = self.size, self.rng
+        pos = {p: i for i, p in enumerate(flat)}
+        inner = range(1, len(flat) - 1)
+        target = int(round(self.gen.required_share * len(flat)))
+        traps = []
+        for i in inner:
+            p = flat[i]
+            x, y = p % n, p // n
+            for q in ((p + 1) if x < n - 1 else -1, (p + n) if y < n - 1 else -1):
+                j = pos.get(q, -1)
+                if 0 < j < len(flat) - 1 and abs(i - j) >= 3:
+                    traps.append((abs(i - j), p, q))
+        traps.sort(key=lambda t: -t[0])
+        far = traps[:max(1, len(traps) // 3)]
+        chosen = []
+        for idx in rng.permutation(len(far))[:max(1, target // 6)]:
+            chosen += [far[idx][1], far[idx][2]]
+        corners, straight = [], []
+        for i in inner:
+            a, b, c = flat[i - 1], flat[i], flat[i + 1]
+            (corners if b - a != c - b else straight).append(b)
+        for group, share in ((corners, 0.8), (straight, 1.0)):
+            for idx in rng.permutation(len(group)):
+                if len(set(chosen)) >= max(1, int(round(share * target))):
+                    break
+                chosen.append(group[idx])
+        return sorted(set(chosen))
+
+    def _forbid_until_unique(self, flat, required):
+        """Stage 3: forbid an edge of each alternative the DFS finds, until unique."""
+        rng = self.rng
+        answer_edges = {tuple(sorted(e)) for e in zip(flat, flat[1:])}
+        forbidden = set()
+        required = list(required)
+        rounds = 0
+        while True:
+            count, _, status, sols = self._count(required, forbidden)
+            if status == _COMPLETE:
+                if count == 1:
+                    return required, sorted(forbidden), rounds
+                raise GenerationError(f"seed {self.seed}: the answer is not a solution")
+            if status == _NODE_CAP:
+                # too open to settle within the node cap: pin one more answer point
+                free = [p for p in flat[1:-1] if p not in required]
+                if not free:
+                    raise GenerationError(f"seed {self.seed}: DFS node cap "
+                                          f"{self.gen.max_nodes} reached")
+                required.append(free[int(rng.integers(len(free)))])
+                required.sort()
+                continue
+            alt = next(s for s in sols if s != flat)
+            # The answer's own edges are never forbidden, so start and goal stay connected
+            # whichever of these edges is chosen.
+            cands = sorted({tuple(sorted(e)) for e in zip(alt, alt[1:])} - answer_edges)
+            forbidden.add(cands[int(rng.integers(len(cands)))])
+            rounds += 1
+
+    def _reduce(self, required, forbidden):
+        """Stage 4: drop each forbidden edge, then each required point, if still unique."""
+        rng = self.rng
+        forbidden = list(forbidden)
+        required = list(required)
+        for e in [forbidden[i] for i in rng.permutation(len(forbidden))]:
+            trial = [f for f in forbidden if f != e]
+            if self._unique(required, trial):
+                forbidden = trial
+        for p in [required[i] for i in rng.permutation(len(required))]:
+            trial = [q for q in required if q != p]
+            if self._unique(trial, forbidden):
+                required = trial
+        return sorted(required), sorted(forbidden)
+
+    def _split(self, required, forbidden, tries=8):
+        """Stage 5: share the conditions between A and B (B mirrored), so that neither
+        board alone is proved unique when that can be arranged within ``tries``."""
+        n, rng = self.size, self.rng
+        m = len(required) + len(forbidden)
+        pt = lambda i: (i % n, i // n)  # noqa: E731
+        req_pts = [pt(p) for p in required]
+        forb_pts = [(pt(a), pt(b)) for a, b in forbidden]
+        best = None
+        for _ in range(tries):
+            to_b = rng.integers(2, size=m).astype(bool)
+            if m >= 2 and (to_b.all() or not to_b.any()):
+                to_b[int(rng.integers(m))] ^= True
+            a_alone = self._unique([p for i, p in enumerate(required) if not to_b[i]],
+                                   [e for i, e in enumerate(forbidden)
+                                    if not to_b[len(required) + i]])
+            b_alone = self._unique([p for i, p in enumerate(required) if to_b[i]],
+                                   [e for i, e in enumerate(forbidden)
+                                    if to_b[len(required) + i]])
+            score = int(a_alone) + int(b_alone)
+            if best is None or score < best[0]:
+                best = (score, to_b, a_alone, b_alone)
+            if score == 0:
+                break
+        _, to_b, a_alone, b_alone = best
+        a_req, a_forb, b_req, b_forb = split_items(n, req_pts, forb_pts, to_b)
+        start, goal = pt(self.s), pt(self.g)
+        board_a = Board(n, start, goal, a_req, a_forb)
+        board_b = Board(n, (n - 1 - start[0], start[1]), (n - 1 - goal[0], goal[1]),
+                        b_req, b_forb)
+        return board_a, board_b, bool(a_alone), bool(b_alone)
