@@ -111,7 +111,6 @@ class Assistant:
             self._n = n
             self._shape = shape
             self._nb26 = K.board_tables(obs.width, obs.height, obs.depth)[0]
-            cap = self.max_component_cells
             i32 = np.int32
             self._con_cells = np.empty((n, K.MAX_NB), i32)
             self._con_len = np.zeros(n, i32)
@@ -145,7 +144,6 @@ class Assistant:
             self._ccnt = np.zeros(n + 1, i32)
             self._comp_status = np.zeros(n, np.int8)
             self._comp_nodes = np.zeros(n, np.int64)
-            del cap
 
     def analyze(self, obs, exact=False):
         """Prove what the public ``obs`` allows; returns an :class:`Analysis`.

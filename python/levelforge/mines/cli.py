@@ -69,7 +69,8 @@ def render_layer(obs, z, minefield=None, exploded=None):
 def _status_line(game):
     obs = game.observe()
     return (f"[{game.level.name}] {game.status}: mines left {obs.remaining_mines}, "
-            f"open {game.opened}/{game.level.cells - game.level.mines}")
+            f"open {game.opened}/{game.level.cells - game.level.mines}, "
+            f"time {game.elapsed_ms / 1000:.0f} s")
 
 
 def _parse_cell(args, game):

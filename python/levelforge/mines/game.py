@@ -13,6 +13,7 @@ import numpy as np
 from levelforge.engine import mines as K
 from levelforge.errors import ConfigError, InvalidMoveError
 from levelforge.seeding import check_seed, kernel_seed
+from levelforge.timing import now_ns
 
 from .observation import PublicObservation
 
@@ -122,6 +123,8 @@ class Game:
         self.exploded = None
         self.flags = 0
         self.opened = 0
+        self._t0 = None
+        self._t1 = None
 
     # ------------------------------------------------------------------ helpers
     def _index(self, cell, what):
@@ -155,10 +158,12 @@ class Game:
         if opened < 0:
             self.status = "lost"
             self.exploded = self._cell(-1 - opened)
+            self._t1 = now_ns()
             return 0
         self.opened += opened
         if self.opened == self.level.cells - self.level.mines:
             self.status = "won"
+            self._t1 = now_ns()
         return opened
 
     # ------------------------------------------------------------------ actions
@@ -241,8 +246,16 @@ class Game:
         K.compute_numbers(self._mine, self._nb26, self._numbers)
         self.start = self._cell(start)
         self.status = "playing"
+        self._t0 = now_ns()
 
     # ------------------------------------------------------------------ views
+    @property
+    def elapsed_ms(self):
+        """Milliseconds from the first open to the end of the game (or to now)."""
+        if self._t0 is None:
+            return 0.0
+        return ((self._t1 if self._t1 is not None else now_ns()) - self._t0) / 1e6
+
     def observe(self):
         """The :class:`PublicObservation` of the game (copies; no minefield)."""
         lv = self.level
