@@ -81,9 +81,11 @@ def _generate(args):
 
 def _solve(args):
     try:
-        levels = read_xsb(args.file)
+        with open(args.file, encoding="utf-8") as fh:
+            text = fh.read()
     except OSError as exc:
         raise ConfigError(f"cannot read {args.file}: {exc.strerror}") from None
+    levels = read_xsb(text)
     if args.level is not None:
         if args.level > len(levels):
             raise ConfigError(f"--level {args.level}: {args.file} holds {len(levels)} levels")

@@ -22,7 +22,8 @@ from .solver import MAX_BOXES, MAX_NODES, Workspace
 @dataclass(frozen=True)
 class Attempts:
     """What one generation cost: boards built, pulls made, solver calls (and how many hit
-    the node cap), stored solver states, the inner walls of the emitted board, and
+    the node cap), stored solver states, the inner walls of the emitted board (fewer
+    than asked when no board with that many gave a candidate), and
     whether the closest candidate was taken instead of an in-target level."""
 
     boards: int
@@ -191,8 +192,9 @@ class Generator:
         level = Level.from_arrays(self.width, self.height, best_walls, best_goals, boxes,
                                   int(stats[0]))
         solution = out[:stats[2]].tobytes().decode("ascii")
+        border = 2 * (self.width + self.height) - 4
         attempts = Attempts(int(stats[3]), int(stats[4]), int(stats[5]), int(stats[8]),
-                            int(stats[6]), int(stats[7]), status != 1)
+                            int(stats[6]), int(best_walls.sum()) - border, status != 1)
         return GenerateResult(level, int(stats[1]), solution, status == 1, seed,
                               ms_since(start), attempts, self.to_dict())
 

@@ -1,0 +1,204 @@
+import json
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from levelforge import ConfigError, GenerationError
+from levelforge.engine import sokoban as K
+from levelforge.sokoban import Generator, Solver, campaign, generate
+from levelforge.sokoban.generator import CAMPAIGN_STAGES, LEVELS_PER_STAGE
+
+import naive_sokoban as naive
+
+
+def test_1000_seeds_solutions_replay_and_pushes_equal_the_solver_optimum():
+    gen = Generator(width=7, height=7, boxes=2, pushes=(4, 8))
+    solver = Solver(max_nodes=100_000)
+    for seed in range(1000):
+        r = gen.generate(seed)
+        boxes, _, pushes = naive.replay(r.level, r.solution)
+        assert boxes == r.level.goals, seed
+        assert pushes == r.pushes, seed
+        assert solver.solve(r.level).pushes == r.pushes, seed
+        assert not r.level.is_solved
+        assert r.in_target == (4 <= r.pushes <= 8)
+
+
+def test_10x10_four_box_levels_replay_with_optimal_pushes():
+    gen = Generator(width=10, height=10, boxes=4, pushes=(15, 30))
+    for seed in range(5):
+        r = gen.generate(seed)
+        boxes, _, pushes = naive.replay(r.level, r.solution)
+        assert boxes == r.level.goals and pushes == r.pushes
+        assert Solver().solve(r.level).pushes == r.pushes
+
+
+def test_same_seed_same_level_in_another_process():
+    r = generate(123, width=8, height=8, boxes=3, pushes=(8, 12), inner_walls=3)
+    code = ("from levelforge.sokoban import generate;"
+            "r = generate(123, width=8, height=8, boxes=3, pushes=(8, 12), inner_walls=3);"
+            "print(repr((r.level.to_xsb(), r.solution, r.pushes)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == repr((r.level.to_xsb(), r.solution, r.pushes))
+    assert generate(124, width=8, height=8, boxes=3, pushes=(8, 12),
+                    inner_walls=3).level != r.level
+
+
+def test_room_has_border_walls_inner_walls_and_a_box_on_every_goal_when_solved():
+    gen = Generator(width=8, height=7, boxes=3, pushes=(5, 9), inner_walls=4)
+    for seed in range(30):
+        r = gen.generate(seed)
+        lv = r.level
+        border = {(x, y) for x in range(8) for y in range(7) if x in (0, 7) or y in (0, 6)}
+        assert border <= lv.walls
+        assert len(lv.walls - border) == r.attempts.inner_walls <= 4
+        solved = naive.replay(lv, r.solution)
+        assert solved[0] == lv.goals and len(lv.boxes) == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.integers(4, 7), st.integers(4, 7), st.integers(1, 3))
+def test_pull_then_push_back_is_the_identity(seed, w, h, nbox):
+    """Pull/push inverse: the kernel's pull is one of the legal pulls, and pushing the
+    box back the way it came restores the boxes with the player next to them."""
+    rng = np.random.default_rng(seed)
+    n = w * h
+    walls = np.zeros(n, np.uint8)
+    for c in range(n):
+        x, y = c % w, c // w
+        walls[c] = x in (0, w - 1) or y in (0, h - 1) or rng.random() < 0.15
+    free = np.flatnonzero(walls == 0)
+    if free.size < nbox + 1:
+        return
+    pick = rng.permutation(free)
+    occ = np.zeros(n, np.uint8)
+    occ[pick[:nbox]] = 1
+    player = int(pick[nbox])
+    wset = {(c % w, c // w) for c in np.flatnonzero(walls)}
+    before = frozenset((int(c) % w, int(c) // w) for c in np.flatnonzero(occ))
+    region = naive.reachable(wset, before, (player % w, player // w))
+    legal = {naive.pull(wset, before, q, letter) for q in region for letter in "ulrd"} - {None}
+    state = np.array([np.uint64(seed)], np.uint64)
+    ctr = np.zeros(K.N_COUNTERS, np.int64)
+    newp = K._random_pull(walls, occ, w, player, state, np.zeros(n, np.int64), ctr,
+                          np.zeros(n, np.int32), np.zeros(4 * n, np.int32))
+    if newp < 0:
+        assert not legal
+        return
+    after = frozenset((int(c) % w, int(c) // w) for c in np.flatnonzero(occ))
+    pcell = (newp % w, newp // w)
+    assert (after, pcell) in legal
+    (moved,) = after - before
+    letter = next(k for k, s in naive.DIRS.items() if naive.add(moved, s) == pcell)
+    opposite = {"u": "d", "d": "u", "l": "r", "r": "l"}[letter]
+    boxes, back, pushed = naive.push(wset, after, pcell, opposite.upper())
+    assert pushed and boxes == before and back == moved
+
+
+def test_target_range_is_met_and_reported():
+    for seed in range(50):
+        r = generate(seed, width=7, height=7, boxes=2, pushes=(5, 7))
+        assert r.in_target and 5 <= r.pushes <= 7
+        assert not r.attempts.fallback
+
+
+def test_closest_candidate_when_the_target_is_out_of_reach():
+    # a 7x7 board with 2 boxes never reaches 10-24 pushes (issue): closest candidate
+    r = generate(3, width=7, height=7, boxes=2, pushes=(20, 24), rebuilds=3)
+    assert not r.in_target and r.attempts.fallback
+    assert 0 < r.pushes < 20
+    boxes, _, pushes = naive.replay(r.level, r.solution)
+    assert boxes == r.level.goals and pushes == r.pushes
+    assert Solver().solve(r.level).pushes == r.pushes
+
+
+def test_fewer_inner_walls_before_giving_up():
+    # a 1x4 corridor with 2 inner walls keeps 2 cells: nothing can be pulled there
+    for seed in range(5):
+        r = generate(seed, width=3, height=6, boxes=1, pushes=(1, 3), inner_walls=2,
+                     rebuilds=3)
+        assert r.attempts.inner_walls < 2
+        assert len(r.level.walls) == 14 + r.attempts.inner_walls
+    assert naive.replay(r.level, r.solution)[0] == r.level.goals
+
+
+def test_generation_error_when_nothing_can_be_pulled():
+    # one floor row of two cells: the box can never be pulled off its goal
+    with pytest.raises(GenerationError, match="no solvable"):
+        generate(0, width=4, height=3, boxes=1, pushes=(1, 2), rebuilds=3)
+
+
+def test_a_still_solved_state_is_never_a_candidate():
+    for seed in range(200):
+        r = generate(seed, width=5, height=5, boxes=2, pushes=(1, 2), inner_walls=2)
+        assert not r.level.is_solved and r.pushes >= 1
+
+
+def test_solver_cap_is_unknown_not_unsolvable():
+    # a node cap of 1 stops every measurement: boards are left, nothing is emitted
+    with pytest.raises(GenerationError):
+        generate(0, width=7, height=7, boxes=2, pushes=(4, 8), node_cap=1, rebuilds=3)
+    r = generate(0, width=7, height=7, boxes=2, pushes=(4, 8), node_cap=2000, rebuilds=3)
+    assert r.attempts.solver_capped <= r.attempts.solver_calls
+
+
+def test_generator_is_picklable_and_describes_itself():
+    gen = Generator(width=8, height=8, boxes=3, pushes=(8, 12), inner_walls=2)
+    first = gen.generate(9)
+    clone = pickle.loads(pickle.dumps(gen))
+    assert clone.to_dict() == gen.to_dict()
+    assert clone.generate(9).level == first.level
+    assert Generator(**gen.to_dict()).to_dict() == gen.to_dict()
+    rec = json.loads(json.dumps(first.to_dict()))
+    for key in ("level", "seed", "config", "pushes", "solution", "in_target", "elapsed_ms",
+                "attempts"):
+        assert key in rec
+    assert rec["config"] == gen.to_dict() and rec["seed"] == 9
+    assert set(rec["attempts"]) >= {"boards", "pulls", "solver_calls", "solver_nodes"}
+    assert first.elapsed_ms > 0
+
+
+def test_summarize_gives_domain_figures():
+    gen = Generator()
+    recs = [gen.generate(s).to_dict() for s in range(20)]
+    summary = Generator.summarize(recs)
+    assert summary["levels"] == 20.0
+    assert summary["in_target_share"] == sum(r["in_target"] for r in recs) / 20
+    assert summary["median_pushes"] == float(np.median([r["pushes"] for r in recs]))
+    assert all(isinstance(v, float) for v in summary.values())
+
+
+def test_campaign_rises_from_6x6_one_box_to_8x8_three_boxes_four_walls():
+    first, last = campaign(0), campaign(10_000)
+    assert (first["width"], first["height"], first["boxes"], first["inner_walls"]) == \
+        (6, 6, 1, 0)
+    assert (last["width"], last["height"], last["boxes"], last["inner_walls"]) == (8, 8, 3, 4)
+    sizes = [(c["width"] * c["height"], c["boxes"], c["inner_walls"])
+             for c in (campaign(i * LEVELS_PER_STAGE) for i in range(len(CAMPAIGN_STAGES)))]
+    assert sizes == sorted(sizes)
+    for i in range(0, len(CAMPAIGN_STAGES) * LEVELS_PER_STAGE, LEVELS_PER_STAGE):
+        results = [generate(s, **campaign(i)) for s in range(10)]
+        assert sum(r.in_target for r in results) >= 9  # targets come from measured ranges
+    with pytest.raises(ConfigError):
+        campaign(-1)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"width": 2}, "width"), ({"height": 65}, "height"), ({"boxes": 0}, "boxes"),
+    ({"boxes": 25}, "boxes"), ({"pushes": (5, 4)}, "pushes hi"), ({"pushes": "x"}, "LO-HI"),
+    ({"pushes": 3}, "pair"), ({"inner_walls": -1}, "inner_walls"), ({"rebuilds": 0}, "rebuilds"),
+    ({"every": 0}, "every"), ({"node_cap": 0}, "node_cap"), ({"width": 7.0}, "width"),
+])
+def test_bad_configuration_raises_config_error(kwargs, match):
+    with pytest.raises(ConfigError, match=match):
+        Generator(**kwargs)
+
+
+def test_bad_seed_raises_config_error():
+    with pytest.raises(ConfigError, match="seed"):
+        Generator().generate(-1)
