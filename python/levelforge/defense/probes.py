@@ -227,7 +227,11 @@ def probe_campaign(scenario=None, seeds=(0, 1), executor=None, pairs=None,
     ``pairs`` may pass a :class:`PairsResult` computed before (its seed must not matter:
     only the final wave depends on the seed).
 
-    >>> r = probe_campaign(seeds=(0, 1))  # doctest: +SKIP
+    >>> import dataclasses
+    >>> p = probe_pairs(); few = dataclasses.replace(p, pairs=p.pairs[:60])
+    >>> r = probe_campaign(seeds=(0, 1), pairs=few)
+    >>> r.surviving_pairs <= 60 and r.winning_openings[0] <= r.surviving_pairs
+    True
     """
     start = now_ns()
     s = _scenario(scenario)
@@ -236,6 +240,8 @@ def probe_campaign(scenario=None, seeds=(0, 1), executor=None, pairs=None,
         raise ConfigError("seeds must not be empty")
     if pairs is None:
         pairs = probe_pairs(s, seeds[0], executor, show_progress)
+    elif not isinstance(pairs, PairsResult) or pairs.scenario != s.name:
+        raise ConfigError("pairs must be the PairsResult of the same scenario")
     rules = Rules(s, seeds[0])
     w = rules.width
     items = [((a[1] * w + a[0], b[1] * w + b[0]), h) for (a, b), h in pairs.survivors()]
@@ -286,12 +292,13 @@ def _play(scenario, seed, strategy, barrier_wave):
     d = Defense(scenario, seed)
     e = scenario.economy
     placed = []
+    barrier = None
     while d.phase == "build":
         if barrier_wave == d.wave:
-            cell = _barrier(d)
-            if cell is not None:
-                d.place(*cell, "wall")
-                placed.append([*cell, "wall"])
+            barrier = _barrier(d)
+            if barrier is not None:
+                d.place(*barrier, "wall")
+                placed.append([*barrier, "wall"])
         n = max(1, e.initial_material // e.cannon_cost) if d.wave == 1 else 1
         for _ in range(n):
             cell = _pick(d, strategy)
@@ -301,7 +308,7 @@ def _play(scenario, seed, strategy, barrier_wave):
             placed.append([*cell, "cannon"])
         d.run_wave()
     return {"strategy": strategy, "seed": seed, "barrier_before_wave": barrier_wave,
-            "outcome": d.phase, "waves_won": d.totals.waves_won, "buildings": placed,
+            "barrier": list(barrier) if barrier is not None else None, "outcome": d.phase, "waves_won": d.totals.waves_won, "buildings": placed,
             "records": [r.to_dict() for r in d.records], "totals": d.totals.to_dict()}
 
 

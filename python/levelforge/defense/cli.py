@@ -1,0 +1,106 @@
+"""``levelforge defense``: show the map, distance field and routes; run the probes.
+
+    levelforge defense show [--scenario FILE] [--seed S]
+    levelforge defense probe pairs|campaign|strategies [--seed S] [-o FILE.json]
+                             [--scenario FILE] [--workers N] [--no-progress]
+"""
+import argparse
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+from ..errors import ConfigError
+from .game import Defense
+from .probes import probe_campaign, probe_pairs, probe_strategies
+from .scenario import Scenario
+
+
+def _scenario(path):
+    return Scenario.lighthouse() if path is None else Scenario.load(path)
+
+
+def render(d: Defense) -> str:
+    """The map with both routes, the distance field and the routes as text.
+
+    >>> print(render(Defense()).splitlines()[2])
+      A a a # b b B
+    """
+    s = d.scenario
+    on = {}
+    for e in ("A", "B"):
+        for cell in d.route(e)[1:-1]:
+            on[cell] = "+" if cell in on and on[cell] != e.lower() else e.lower()
+    names = {"cannon": "C", "wall": "W"}
+    built = {(x, y): names[kd] for x, y, kd in d.buildings}
+    lines = [f"{s.name}: {s.width}x{s.height}, seed {d.seed}, wave {d.wave}, "
+             f"material {d.material}, health {d.health}", "map (a/b: routes from A/B, "
+             "+: both, C cannon, W wall):"]
+    for y, row in enumerate(s.map):
+        lines.append("  " + " ".join(built.get((x, y)) or (on.get((x, y), ch) if ch == "."
+                                                            else ch)
+                                     for x, ch in enumerate(row)))
+    lines.append("distance to the beacon (-- blocked or unreachable):")
+    for row in d.distance_map():
+        lines.append("  " + " ".join(f"{v:2d}" if v >= 0 else "--" for v in row))
+    lines.append("routes:")
+    for e in ("A", "B"):
+        r = d.route(e)
+        lines.append(f"  {e} ({len(r) - 1} steps): " + " ".join(f"({x},{y})" for x, y in r))
+    return "\n".join(lines)
+
+
+def main(argv=None, prog="levelforge defense"):
+    """Run the defense command line; returns the exit code."""
+    p = argparse.ArgumentParser(prog=prog, description="Tower-defense core: show, probe.")
+    sub = p.add_subparsers(dest="command", required=True)
+    show = sub.add_parser("show", help="print the map, the distance field and the routes")
+    show.add_argument("--scenario", help="a scenario .toml/.json (default: lighthouse)")
+    show.add_argument("--seed", type=int, default=0)
+    probe = sub.add_parser("probe", help="run a placement probe, write JSON")
+    probe.add_argument("kind", choices=["pairs", "campaign", "strategies"])
+    probe.add_argument("--seed", type=int, default=0,
+                       help="seed (campaign and strategies also use seed+1: both parities)")
+    probe.add_argument("-o", "--output", help="write the JSON result here (default: stdout)")
+    probe.add_argument("--scenario", help="a scenario .toml/.json (default: lighthouse)")
+    probe.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                       help="worker processes (1 = in this process; default: every core)")
+    probe.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    ns = p.parse_args(argv)
+    scenario = _scenario(ns.scenario)
+    if ns.command == "show":
+        print(render(Defense(scenario, ns.seed)))
+        return 0
+    if ns.workers < 1:
+        raise ConfigError(f"--workers must be >= 1, got {ns.workers}")
+    seeds = (ns.seed, ns.seed + 1)
+    show_progress = not ns.no_progress
+    executor = ProcessPoolExecutor(ns.workers) if ns.workers > 1 else None
+    try:
+        if ns.kind == "pairs":
+            r = probe_pairs(scenario, ns.seed, executor, show_progress)
+            summary = f"pairs: {r.surviving} of {r.legal_pairs} legal openings survive wave 1"
+        elif ns.kind == "campaign":
+            r = probe_campaign(scenario, seeds, executor, show_progress=show_progress)
+            summary = (f"campaign: {r.surviving_pairs} surviving openings, {r.sequences} "
+                       f"sequences; winning sequences {r.winning_sequences}, winning "
+                       f"openings {r.winning_openings}")
+        else:
+            r = probe_strategies(scenario, seeds, executor, show_progress)
+            wins = sum(g["outcome"] == "victory" for g in r.games)
+            summary = f"strategies: {wins} of {len(r.games)} games won"
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    text = json.dumps(r.to_dict(), indent=1)
+    if ns.output:
+        try:
+            with open(ns.output, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+        except OSError as exc:
+            raise ConfigError(f"cannot write {ns.output!r}: {exc.strerror}") from None
+        print(f"{summary} ({r.elapsed_ms:.0f} ms); wrote {ns.output}")
+    else:
+        print(text)
+        print(summary, file=sys.stderr)
+    return 0
