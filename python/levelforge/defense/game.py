@@ -196,7 +196,7 @@ class Defense:
     The seed decides only the order of entrances in the alternating (final) wave.
 
     >>> d = Defense(seed=4)
-    >>> d.place(2, 6, "cannon"); d.place(4, 6, "cannon")
+    >>> d.place(2, 0, "cannon"); d.place(2, 5, "cannon")
     >>> d.run_wave().outcome, d.phase, d.material
     ('won', 'build', 7)
     """

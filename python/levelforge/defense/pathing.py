@@ -57,7 +57,7 @@ def route(blocked, target, start) -> list:
     with the smallest distance, ties broken up, left, right, down. ``[]`` when ``start``
     cannot reach the target.
 
-    >>> route(np.zeros((2, 2)), (0, 0), (1, 1))
+    >>> route(np.zeros((2, 2), bool), (0, 0), (1, 1))
     [(1, 1), (1, 0), (0, 0)]
     """
     b = _grid(blocked)
@@ -80,7 +80,7 @@ class CutWorkspace:
     call).
 
     >>> ws = CutWorkspace(12)
-    >>> cut_cells(np.zeros((3, 4)), (0, 0), [(3, 2)], workspace=ws).sum()
+    >>> int(cut_cells(np.zeros((3, 4), bool), (0, 0), [(3, 2)], workspace=ws).sum())
     1
     """
 
@@ -108,7 +108,7 @@ def cut_cells(blocked, target, sources, workspace=None) -> np.ndarray:
     A source still connected to the target is itself a cut cell; the target never is;
     sources already cut off are ignored.
 
-    >>> cut_cells(np.zeros((1, 4)), (0, 0), [(3, 0)]).astype(int).tolist()
+    >>> cut_cells(np.zeros((1, 4), bool), (0, 0), [(3, 0)]).astype(int).tolist()
     [[0, 1, 1, 1]]
     """
     b = _grid(blocked)
