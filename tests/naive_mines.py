@@ -160,3 +160,36 @@ def exact_probabilities(state, nums, remaining, w, h, d, max_fields=60000):
         return None
     p = good.mean(axis=0)
     return {c: float(p[k]) for k, c in enumerate(closed)}
+
+
+def weighted_enumeration(sizes, rows):
+    """Reference for ``enumerate_component``: every choice of mines per group.
+
+    ``sizes[g]`` cells per group, ``rows`` a list of (groups, count). Returns
+    ``(wsum, esum, has_mine, has_safe)`` as nested lists indexed like the kernel's
+    outputs (``esum[g][m]``), ``m`` the total number of mines.
+    """
+    from math import comb
+    s = sum(sizes)
+    wsum = [0.0] * (s + 1)
+    esum = [[0.0] * (s + 1) for _ in sizes]
+    has_mine = [[0] * (s + 1) for _ in sizes]
+    has_safe = [[0] * (s + 1) for _ in sizes]
+    for ks in product(*(range(z + 1) for z in sizes)):
+        if any(sum(ks[g] for g in groups) != cnt for groups, cnt in rows):
+            continue
+        m = sum(ks)
+        w = 1.0
+        for z, k in zip(sizes, ks):
+            w *= comb(z, k)
+        wsum[m] += w
+        for g, (z, k) in enumerate(zip(sizes, ks)):
+            esum[g][m] += w * k
+            has_mine[g][m] |= k > 0
+            has_safe[g][m] |= k < z
+    return wsum, esum, has_mine, has_safe
+
+
+def constraints(state, nums, w, h, d):
+    """The constraints of a position: [(sorted flat cells, count)] (rows with cells)."""
+    return [(sorted(cs), cnt) for cs, cnt in _constraints(state, nums, w, h, d) if cs]
