@@ -62,12 +62,63 @@ W_LOST = 2
 
 
 @njit(cache=True)
-def distance_field(blocked, width, target, dist, queue):
-    """BFS distance from ``target`` over 4-neighbours; -1 where blocked or unreachable.
-
-    Thin wrapper over :func:`engine.grid.bfs_distance`; returns the number of cells reached.
+def distance_field(blocked, width, target, dist, pad, queue):
+    """BFS distance from ``target`` over 4-neighbours; -1 where blocked or unreachable
+    (the target counts as free). Same result as :func:`engine.grid.bfs_distance`, faster
+    on big grids: it runs on ``pad``, an int32 work array of ``(height + 2) * (width + 2)``
+    cells with a blocked border (-2 blocked, -1 unvisited), so the inner loop has no
+    bounds checks and one load per neighbour. ``queue``: int32, one slot per cell.
+    Returns the number of cells reached.
     """
-    return bfs_distance(blocked, width, target, dist, queue)
+    n = blocked.shape[0]
+    h = n // width
+    pw = width + 2
+    for i in range(pw):
+        pad[i] = -2
+        pad[(h + 1) * pw + i] = -2
+    for y in range(h):
+        row = (y + 1) * pw
+        pad[row] = -2
+        pad[row + pw - 1] = -2
+        src = y * width
+        for x in range(width):
+            pad[row + 1 + x] = -2 if blocked[src + x] else -1
+    t = (target // width + 1) * pw + target % width + 1
+    pad[t] = 0
+    queue[0] = t
+    head = 0
+    tail = 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        d = pad[c] + 1
+        nb = c - pw
+        if pad[nb] == -1:
+            pad[nb] = d
+            queue[tail] = nb
+            tail += 1
+        nb = c - 1
+        if pad[nb] == -1:
+            pad[nb] = d
+            queue[tail] = nb
+            tail += 1
+        nb = c + 1
+        if pad[nb] == -1:
+            pad[nb] = d
+            queue[tail] = nb
+            tail += 1
+        nb = c + pw
+        if pad[nb] == -1:
+            pad[nb] = d
+            queue[tail] = nb
+            tail += 1
+    for y in range(h):
+        row = (y + 1) * pw + 1
+        src = y * width
+        for x in range(width):
+            v = pad[row + x]
+            dist[src + x] = v if v >= 0 else -1
+    return tail
 
 
 @njit(cache=True)

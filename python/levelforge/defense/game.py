@@ -213,6 +213,7 @@ class Defense:
         self._dist = np.empty(n, np.int32)
         self._nxt = np.empty(n, np.int32)
         self._queue = np.empty(n, np.int32)
+        self._pad = np.empty((r.width + 2) * (r.height + 2), np.int32)
         self._route = np.empty(n, np.int32)
         self._cn = np.zeros((n, k.N_CN), np.int64)
         self._cn_heat = np.zeros(n, np.float64)
@@ -412,7 +413,7 @@ class Defense:
 
     def _rebuild_field(self):
         r = self._rules
-        k.distance_field(self._blocked, r.width, r.beacon, self._dist, self._queue)
+        k.distance_field(self._blocked, r.width, r.beacon, self._dist, self._pad, self._queue)
         k.next_steps(self._dist, r.width, self._nxt)
         self._cuts = None
 

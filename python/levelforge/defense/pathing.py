@@ -48,7 +48,8 @@ def distance_field(blocked, target) -> np.ndarray:
     t = _cell(target, b.shape, "target")
     dist = np.empty(b.size, np.int32)
     queue = np.empty(b.size, np.int32)
-    k.distance_field(b.ravel(), b.shape[1], t, dist, queue)
+    pad = np.empty((b.shape[0] + 2) * (b.shape[1] + 2), np.int32)
+    k.distance_field(b.ravel(), b.shape[1], t, dist, pad, queue)
     return dist.reshape(b.shape)
 
 
