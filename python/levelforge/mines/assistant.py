@@ -239,24 +239,16 @@ class Assistant:
         gcell = self._gcell
         # cells already settled by reduction; the rest are components or off-frontier
         free = closed & (known == K.UNKNOWN) & (gcell < 0)
-        comp_cells = closed & (gcell >= 0)
-        # cells marked known by enumeration are still component cells: keep them variable
+        # cells marked known by the enumeration stay component cells (variables here)
         settled_mines = int(np.count_nonzero(closed & (known == K.MINE) & (gcell < 0)))
         r = remaining - settled_mines
         u = int(np.count_nonzero(free))
-        del comp_cells
         ws, feas = [], []
         for ci in range(n_comps):
             s = int(cells[ci])
             w = wsum[w_off[ci]:w_off[ci] + s + 1]
             ws.append(w / w.max())
             feas.append((w > 0).astype(np.int64))
-
-        def conv(arrs, fn):
-            out = np.ones(1)
-            for a in arrs:
-                out = fn(out, a)
-            return out
 
         def bconv(a, b):
             return (np.convolve(a, b) > 0).astype(np.int64)
@@ -272,12 +264,19 @@ class Assistant:
             kk = np.clip(k, 0, u)
             return np.where(ok, log_fact[u] - log_fact[kk] - log_fact[u - kk], -np.inf)
 
-        f_all = conv(feas, bconv)
+        # products of all components but one, from prefix and suffix products
+        pre_f, pre_p, suf_f, suf_p = [np.ones(1)], [np.ones(1)], [np.ones(1)], [np.ones(1)]
+        for ci in range(n_comps):
+            pre_f.append(bconv(pre_f[-1], feas[ci]))
+            pre_p.append(fconv(pre_p[-1], ws[ci]))
+            suf_f.append(bconv(suf_f[-1], feas[n_comps - 1 - ci]))
+            suf_p.append(fconv(suf_p[-1], ws[n_comps - 1 - ci]))
+        f_all = pre_f[-1]
         big_m = np.arange(f_all.size)
         glob_ok = (f_all > 0) & (r - big_m >= 0) & (r - big_m <= u)
         if not glob_ok.any():
             return False
-        p_all = conv(ws, fconv)
+        p_all = pre_p[-1]
         lb = log_binom_u(r - big_m)
         with np.errstate(divide="ignore"):
             lt = np.log(np.where(glob_ok, p_all, 0.0)) + lb
@@ -298,8 +297,8 @@ class Assistant:
         for ci in range(n_comps):
             s = int(cells[ci])
             stride = s + 1
-            others_f = conv(feas[:ci] + feas[ci + 1:], bconv)
-            others_p = conv(ws[:ci] + ws[ci + 1:], fconv)
+            others_f = bconv(pre_f[ci], suf_f[n_comps - 1 - ci])
+            others_p = fconv(pre_p[ci], suf_p[n_comps - 1 - ci])
             mm = np.arange(stride)
             # q[m] = sum_M' others[M'] * C(u, r - m - M') / exp(shift), feasibility alike
             tot = mm[:, None] + np.arange(others_p.size)[None, :]
