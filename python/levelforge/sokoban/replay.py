@@ -17,6 +17,7 @@ def replay(level, moves):
     into a wall, pushes a box into a wall or box, or whose case disagrees with whether
     it pushes; ``level`` itself never changes (levels are immutable).
 
+    >>> from levelforge.sokoban import Level
     >>> replay(Level.from_xsb('#####\\n#@$.#\\n#####'), 'r')
     Traceback (most recent call last):
     ...

@@ -1,0 +1,61 @@
+"""Sokoban benchmarks: generation per configuration, solving Microban levels.
+
+Kernels are warmed up in ``setup``; seeds are fixed (``common.SEEDS_100``).
+"""
+import os
+
+from levelforge.sokoban import Generator, Solver, read_xsb
+
+from .common import SEEDS_100
+
+CONFIGS = {
+    "7x7-2box-4-8": dict(width=7, height=7, boxes=2, pushes=(4, 8)),
+    "10x10-4box-15-30": dict(width=10, height=10, boxes=4, pushes=(15, 30)),
+}
+MICROBAN = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data",
+                        "sokoban", "microban.xsb")
+MICROBAN_QUICK = [1, 2, 3, 4, 6, 8, 10, 16, 35, 36]
+
+
+class Generate:
+    """Time per level (one level of a fixed seed series per call) and in-target share."""
+
+    params = list(CONFIGS)
+    param_names = ["config"]
+
+    def setup(self, config):
+        self.gen = Generator(**CONFIGS[config]).warm_up()
+        self.seeds = SEEDS_100 if config.startswith("7x7") else SEEDS_100[:20]
+        self.i = 0
+
+    def time_generate_one(self, config):
+        self.gen.generate(self.seeds[self.i % len(self.seeds)])
+        self.i += 1
+
+    def track_in_target_percent(self, config):
+        return 100.0 * sum(self.gen.generate(s).in_target for s in self.seeds) / len(self.seeds)
+
+    track_in_target_percent.unit = "%"
+
+    def track_median_ms(self, config):
+        ms = sorted(self.gen.generate(s).elapsed_ms for s in self.seeds)
+        return ms[len(ms) // 2]
+
+    track_median_ms.unit = "ms"
+
+
+class SolveMicroban:
+    """Push-optimal solving of quick Microban levels (the full set: report_sokoban.py)."""
+
+    params = MICROBAN_QUICK
+    param_names = ["level"]
+
+    def setup(self, level):
+        self.level = read_xsb(MICROBAN)[level - 1]
+        self.solver = Solver(max_nodes=1_000_000).warm_up()
+
+    def time_solve(self, level):
+        self.solver.solve(self.level)
+
+    def track_nodes(self, level):
+        return self.solver.solve(self.level).nodes
