@@ -171,74 +171,97 @@ def trace_route(nxt, start, out):
 
 
 @njit(cache=True)
-def cut_cells(blocked, width, target, is_source, cut, disc, low, parent, it, nsrc, stack):
+def cut_cells(blocked, width, target, is_source, cut, st, it, stack):
     """Mark in ``cut`` (uint8) every free cell whose blocking disconnects a source from
     ``target``: articulation points of the free-cell graph relative to the target, found
     by one iterative DFS rooted at the target (Hopcroft-Tarjan low links). A reachable
     source is itself a cut cell; the target never is; unreachable sources are ignored.
 
-    Work arrays (one slot per cell): ``disc``, ``low``, ``parent``, ``nsrc``, ``stack``
-    (int32) and ``it`` (int8). Returns the number of cut cells.
+    Work arrays on the padded grid of ``(height + 2) * (width + 2)`` cells (a blocked
+    border, so no bounds checks): ``st`` int32 ``[padded, 4]`` (discovery time, low link,
+    DFS parent, sources in the subtree; one cache line per cell) and ``it`` int8 (next
+    neighbour to try); ``stack`` int32, one slot per cell. Returns the number of cut cells.
     """
     n = blocked.shape[0]
-    for i in range(n):
-        disc[i] = -1
-        cut[i] = 0
-    t = 0
-    disc[target] = t
-    low[target] = t
-    t += 1
-    parent[target] = -1
-    nsrc[target] = 0
-    it[target] = 0
-    stack[0] = target
+    h = n // width
+    pw = width + 2
+    for i in range(pw):
+        st[i, 0] = -2
+        st[(h + 1) * pw + i, 0] = -2
+    for y in range(h):
+        row = (y + 1) * pw
+        st[row, 0] = -2
+        st[row + pw - 1, 0] = -2
+        src = y * width
+        for x in range(width):
+            c = row + 1 + x
+            cut[src + x] = 0
+            if blocked[src + x]:
+                st[c, 0] = -2
+            else:
+                st[c, 0] = -1
+                st[c, 3] = 1 if is_source[src + x] else 0
+                it[c] = 0
+    t = (target // width + 1) * pw + target % width + 1
+    st[t, 0] = 0
+    st[t, 1] = 0
+    st[t, 2] = -1
+    st[t, 3] = 0
+    it[t] = 0
+    clock = 1
+    stack[0] = t
     sp = 1
     while sp > 0:
         v = stack[sp - 1]
-        k = it[v]
-        if k < 4:
-            it[v] = k + 1
-            nb = -1
-            if k == 0:
-                if v >= width:
-                    nb = v - width
-            elif k == 1:
-                if v % width > 0:
-                    nb = v - 1
-            elif k == 2:
-                if v % width < width - 1:
-                    nb = v + 1
+        kk = it[v]
+        lowv = st[v, 1]
+        pv = st[v, 2]
+        descended = False
+        while kk < 4:
+            if kk == 0:
+                nb = v - pw
+            elif kk == 1:
+                nb = v - 1
+            elif kk == 2:
+                nb = v + 1
             else:
-                if v + width < n:
-                    nb = v + width
-            if nb < 0 or blocked[nb]:
+                nb = v + pw
+            kk += 1
+            d = st[nb, 0]
+            if d == -2:
                 continue
-            if disc[nb] < 0:
-                parent[nb] = v
-                disc[nb] = t
-                low[nb] = t
-                t += 1
-                nsrc[nb] = 1 if is_source[nb] else 0
-                it[nb] = 0
+            if d == -1:
+                st[nb, 0] = clock
+                st[nb, 1] = clock
+                st[nb, 2] = v
+                clock += 1
                 stack[sp] = nb
                 sp += 1
-            elif nb != parent[v]:
-                if disc[nb] < low[v]:
-                    low[v] = disc[nb]
-        else:
-            sp -= 1
-            p = parent[v]
-            if p >= 0:
-                if low[v] < low[p]:
-                    low[p] = low[v]
-                nsrc[p] += nsrc[v]
-                if p != target and nsrc[v] > 0 and low[v] >= disc[p]:
-                    cut[p] = 1
+                descended = True
+                break
+            if nb != pv and d < lowv:
+                lowv = d
+        it[v] = kk
+        st[v, 1] = lowv
+        if descended:
+            continue
+        sp -= 1
+        if pv >= 0:
+            if lowv < st[pv, 1]:
+                st[pv, 1] = lowv
+            ns = st[v, 3]
+            st[pv, 3] += ns
+            if pv != t and ns > 0 and lowv >= st[pv, 0]:
+                cut[(pv // pw - 1) * width + pv % pw - 1] = 1
     count = 0
-    for i in range(n):
-        if i != target and is_source[i] and disc[i] >= 0:
-            cut[i] = 1
-        count += cut[i]
+    for y in range(h):
+        row = (y + 1) * pw + 1
+        src = y * width
+        for x in range(width):
+            i = src + x
+            if i != target and is_source[i] and st[row + x, 0] >= 0:
+                cut[i] = 1
+            count += cut[i]
     return count
 
 

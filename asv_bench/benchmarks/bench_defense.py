@@ -70,12 +70,12 @@ class CutCells:
                          np.empty((SIDE + 2) ** 2, np.int32), np.empty(n, np.int32))
         rng = np.random.default_rng(SEED + 1)
         reach = np.flatnonzero(dist > 0)
-        self.ws = CutWorkspace(n)
+        self.ws = CutWorkspace(SIDE, SIDE)
         self.ws.is_source[rng.choice(reach, 100, replace=False)] = 1
         self.time_cut_cells()
 
     def time_cut_cells(self):
-        self.ws.run(self.blocked, SIDE, self.target)
+        self.ws.run(self.blocked, self.target)
 
 
 def play_plan(scenario, seed=0):

@@ -221,7 +221,7 @@ class Defense:
         self._en_prog = np.zeros(r.max_ships, np.float64)
         self._ctr = np.zeros(k.N_CTR, np.int64)
         self._totals = np.zeros(5, np.int64)
-        self._cut_ws = CutWorkspace(n)
+        self._cut_ws = CutWorkspace(r.height, r.width)
         self._cuts = None
         self.restart()
 
@@ -330,7 +330,7 @@ class Defense:
             for i, cell in enumerate(r.entrances):
                 ws.is_source[:] = 0
                 ws.is_source[cell] = 1
-                cuts[i] = ws.run(self._blocked, r.width, r.beacon)
+                cuts[i] = ws.run(self._blocked, r.beacon)
             self._cuts = cuts
         return self._cuts
 

@@ -77,29 +77,28 @@ def route(blocked, target, start) -> list:
 
 
 class CutWorkspace:
-    """Reusable work arrays for :func:`cut_cells` on grids of one size (no allocation per
-    call).
+    """Reusable work arrays for :func:`cut_cells` on grids of one shape (no allocation
+    per call).
 
-    >>> ws = CutWorkspace(12)
+    >>> ws = CutWorkspace(3, 4)
     >>> int(cut_cells(np.zeros((3, 4), bool), (0, 0), [(3, 2)], workspace=ws).sum())
     1
     """
 
-    def __init__(self, n_cells):
-        self.n = int(n_cells)
-        self.cut = np.empty(self.n, np.uint8)
-        self.disc = np.empty(self.n, np.int32)
-        self.low = np.empty(self.n, np.int32)
-        self.parent = np.empty(self.n, np.int32)
-        self.it = np.empty(self.n, np.int8)
-        self.nsrc = np.empty(self.n, np.int32)
-        self.stack = np.empty(self.n, np.int32)
-        self.is_source = np.zeros(self.n, np.uint8)
+    def __init__(self, height, width):
+        self.shape = (int(height), int(width))
+        n = self.shape[0] * self.shape[1]
+        padded = (self.shape[0] + 2) * (self.shape[1] + 2)
+        self.cut = np.empty(n, np.uint8)
+        self.st = np.empty((padded, 4), np.int32)
+        self.it = np.empty(padded, np.int8)
+        self.stack = np.empty(n, np.int32)
+        self.is_source = np.zeros(n, np.uint8)
 
-    def run(self, blocked_flat, width, target):
-        """Run the kernel on flat inputs (``is_source`` already filled); returns ``cut``."""
-        k.cut_cells(blocked_flat, width, target, self.is_source, self.cut, self.disc,
-                    self.low, self.parent, self.it, self.nsrc, self.stack)
+    def run(self, blocked_flat, target):
+        """Run the kernel on a flat grid (``is_source`` already filled); returns ``cut``."""
+        k.cut_cells(blocked_flat, self.shape[1], target, self.is_source, self.cut, self.st,
+                    self.it, self.stack)
         return self.cut
 
 
@@ -114,11 +113,12 @@ def cut_cells(blocked, target, sources, workspace=None) -> np.ndarray:
     """
     b = _grid(blocked)
     t = _cell(target, b.shape, "target")
-    ws = workspace if workspace is not None and workspace.n == b.size else CutWorkspace(b.size)
+    ws = workspace if workspace is not None and workspace.shape == b.shape \
+        else CutWorkspace(*b.shape)
     ws.is_source[:] = 0
     for s in sources:
         ws.is_source[_cell(s, b.shape, "source")] = 1
     flat = b.ravel()
     flat[t] = 0
-    cut = ws.run(flat, b.shape[1], t)
+    cut = ws.run(flat, t)
     return cut.reshape(b.shape).astype(bool)

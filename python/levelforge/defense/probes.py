@@ -67,7 +67,7 @@ class _Board:
 
     def __init__(self, rules: Rules):
         self.r = rules
-        self.ws = CutWorkspace(rules.n)
+        self.ws = CutWorkspace(rules.height, rules.width)
         self.ws.is_source[:] = 0
         self.ws.is_source[rules.entrances] = 1
         self.blocked = np.empty(rules.n, np.uint8)
@@ -79,7 +79,7 @@ class _Board:
         b = self.blocked
         np.copyto(b, self.r.reefs)
         b[list(built)] = 1
-        cut = self.ws.run(b, self.r.width, self.r.beacon)
+        cut = self.ws.run(b, self.r.beacon)
         ok = (b == 0) & (cut == 0) & (self.forbidden == 0)
         return np.flatnonzero(ok).tolist()
 
