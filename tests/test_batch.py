@@ -206,3 +206,73 @@ def test_dask_cluster_gives_the_byte_identical_file(tmp_path):
         client.run(sys.path.insert, 0, HERE)  # workers import the toy generator from tests/
         _run(p, timings=False, count=120, executor=client.get_executor(), chunk_size=8)
     assert p.read_bytes() == ref.read_bytes()
+
+
+# ------------------------------------------------------------------ Sokoban output
+def _sokoban():
+    from levelforge.sokoban import Generator
+    return Generator(width=7, height=7, boxes=2, pushes=(4, 8))
+
+
+def test_sokoban_xsb_file_reads_back_as_the_generated_levels(tmp_path):
+    from levelforge.sokoban import read_xsb, replay
+    p = tmp_path / "levels.xsb"
+    s = batch.run(_sokoban(), 30, seed=8, path=str(p), show_progress=False)
+    levels = read_xsb(str(p))
+    results = list(batch.generate(_sokoban(), 30, seed=8))
+    assert [lv.title for lv in levels] == [str(i) for i in range(30)]
+    assert [(lv.walls, lv.goals, lv.boxes, lv.player) for lv in levels] == \
+        [(r.level.walls, r.level.goals, r.level.boxes, r.level.player) for r in results]
+    for lv, r in zip(levels, results):
+        assert f"item {results.index(r)} seed {r.seed} rows {lv.height}" in lv.comments
+        assert f"pushes {r.pushes}" in lv.comments
+        assert replay(lv, r.solution).is_solved
+    assert 0.0 <= s.figures["in_target_share"] <= 1.0
+
+
+def test_sokoban_xsb_truncated_mid_board_is_repaired(tmp_path):
+    ref, p = tmp_path / "ref.xsb", tmp_path / "cut.xsb"
+    batch.run(_sokoban(), 12, seed=2, path=str(ref), timings=False, show_progress=False)
+    data = ref.read_bytes()
+    for cut in (3, 12, 30):  # inside the blank line, the last rows, the board's middle
+        p.write_bytes(data[:-cut])
+        s = batch.run(_sokoban(), 12, seed=2, path=str(p), timings=False, show_progress=False)
+        assert p.read_bytes() == data and s.resumed_from == 11 and s.repaired_bytes > 0
+
+
+def test_sokoban_in_process_two_processes_and_dask_give_identical_files(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    files = {}
+    for name in ("inproc", "pool", "dask"):
+        files[name] = tmp_path / f"{name}.jsonl"
+    batch.run(_sokoban(), 80, seed=21, path=str(files["inproc"]), timings=False,
+              show_progress=False)
+    with ProcessPoolExecutor(2) as pool:
+        batch.run(_sokoban(), 80, seed=21, path=str(files["pool"]), executor=pool,
+                  chunk_size=6, timings=False, show_progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        batch.run(_sokoban(), 80, seed=21, path=str(files["dask"]),
+                  executor=client.get_executor(), chunk_size=9, timings=False,
+                  show_progress=False)
+    ref = files["inproc"].read_bytes()
+    assert files["pool"].read_bytes() == ref and files["dask"].read_bytes() == ref
+
+
+def test_cli_batch_sokoban_resumes_to_the_same_file(tmp_path):
+    from levelforge.cli import main
+    ref, p = tmp_path / "ref.xsb", tmp_path / "out.xsb"
+    args = ["batch", "sokoban", "--count", "20", "--seed", "3", "--no-timings",
+            "--no-progress", "--jobs", "1"]
+    assert main(args + ["-o", str(ref)]) == 0
+    assert main(args[:3] + ["12"] + args[4:] + ["-o", str(p)]) == 0
+    assert main(args + ["-o", str(p)]) == 0
+    assert p.read_bytes() == ref.read_bytes()
+
+
+def test_cli_batch_rejects_bad_config(tmp_path, capsys):
+    from levelforge.cli import main
+    code = main(["batch", "sokoban", "--count", "2", "--config", '{"nope": 1}',
+                 "-o", str(tmp_path / "x.jsonl")])
+    assert code == 2 and "bad --config" in capsys.readouterr().err
