@@ -105,10 +105,8 @@ def certain_cells(state, nums, remaining, w, h, d, max_frontier=16):
         return "skip"
     pos = {c: k for k, c in enumerate(frontier)}
     f = len(frontier)
-    if f == 0:
-        assign = np.zeros((1, 0), np.int64)
-    else:
-        assign = np.array(list(product((0, 1), repeat=f)), dtype=np.int64)
+    # row i of ``assign`` is the binary expansion of i: every assignment once
+    assign = (np.arange(2 ** f, dtype=np.int64)[:, None] >> np.arange(f)) & 1
     ok = np.ones(assign.shape[0], bool)
     for cs, cnt in cons:
         cols = [pos[j] for j in cs]
@@ -148,11 +146,11 @@ def exact_probabilities(state, nums, remaining, w, h, d, max_fields=60000):
         if cnt < 0:
             return None
     pos = {c: k for k, c in enumerate(closed)}
-    rows = list(combinations(range(len(closed)), remaining))
-    fields = np.zeros((len(rows), len(closed)), np.int64)
-    for r, chosen in enumerate(rows):
-        fields[r, list(chosen)] = 1
-    ok = np.ones(len(rows), bool)
+    rows = np.array(list(combinations(range(len(closed)), remaining)), np.int64)
+    rows = rows.reshape(max(1, rows.shape[0]) if remaining == 0 else -1, remaining)
+    fields = np.zeros((rows.shape[0], len(closed)), np.int64)
+    fields[np.arange(rows.shape[0])[:, None], rows] = 1
+    ok = np.ones(rows.shape[0], bool)
     for cs, cnt in cons:
         ok &= fields[:, [pos[j] for j in cs]].sum(axis=1) == cnt
     good = fields[ok]
