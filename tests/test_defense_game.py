@@ -439,3 +439,51 @@ def test_waves_start_only_from_the_build_phase():
         d.start_wave()
     with pytest.raises(ConfigError):
         d.advance(0)
+
+
+def _variant(**changes):
+    d = copy.deepcopy(LIGHTHOUSE.to_dict())
+    for path, value in changes.items():
+        sec, key = path.split("__")
+        (d["enemies"][sec] if sec in ("skiff", "armoured") else d[sec])[key] = value
+    return Scenario.from_dict(d)
+
+
+@pytest.mark.parametrize("changes", [
+    {"cannon__overheat_threshold": 2.0, "cannon__cooling": 3.0},
+    {"skiff__speed": 2.5, "armoured__hp": 4, "cannon__damage": 2},
+    {"cannon__range": 1.5, "cannon__fire_interval": 0.25, "cannon__heat_per_shot": 0.0},
+])
+@pytest.mark.parametrize("case", range(3))
+def test_simulation_matches_plain_python_rules_on_other_numbers(changes, case):
+    scenario = _variant(**changes)
+    rng = np.random.default_rng(100 + case)
+    d = Defense(scenario, case)
+    health = scenario.economy.beacon_health
+    while d.phase == "build":
+        _random_plan(rng, d)
+        expected = naive.simulate_wave(
+            scenario, d.wave, [(x, y) for x, y, kd in d.buildings if kd == "cannon"],
+            [(x, y) for x, y, kd in d.buildings if kd == "wall"],
+            [(kd, e) for _, kd, e in d.forecast()], health)
+        rec = d.run_wave()
+        assert {key: getattr(rec, key) for key in expected} == expected
+        health = rec.health + 1
+
+
+def test_cannons_aim_with_the_same_find_target_that_decides_hits():
+    d = Defense(LIGHTHOUSE, 0)
+    d.place(2, 0, "cannon")
+    d.place(2, 7, "cannon")
+    assert d.targets() == (None, None)
+    d.start_wave()
+    seen = 0
+    while d.advance(5) == "running":
+        for (cx, cy), aim in zip([(2, 0), (2, 7)], d.targets()):
+            if aim is None:
+                continue
+            ship, x, y = aim
+            assert (x - cx) ** 2 + (y - cy) ** 2 <= 2.9 ** 2
+            assert d._en[ship - 1, k.E_STATUS] == k.S_ALIVE
+            seen += 1
+    assert seen > 10

@@ -49,7 +49,14 @@ class PlacementError:
 
 class PlacementRejected(InvalidMoveError):
     """Raised by :meth:`Defense.place` for an illegal placement; ``.error`` holds the
-    :class:`PlacementError`. The board is unchanged."""
+    :class:`PlacementError`. The board is unchanged.
+
+    >>> try:
+    ...     Defense().place(3, 8, "wall")
+    ... except PlacementRejected as exc:
+    ...     exc.error.code
+    'beacon'
+    """
 
     def __init__(self, error: PlacementError):
         super().__init__(error.message)
@@ -321,6 +328,34 @@ class Defense:
         w = self._rules.width
         return [(int(c % w), int(c // w)) for c in self._route[:n]]
 
+    def targets(self) -> tuple:
+        """During a fight, what each cannon (placement order) aims at now: ``(ship, x, y)``
+        with the ship number (1-based spawn order) and its fractional position, or None.
+        It is the same ``find_target`` that decides what the cannon hits.
+
+        >>> d = Defense(); d.place(1, 0, "cannon"); d.start_wave(); _ = d.advance(30)
+        >>> [(ship, round(x, 2), round(y, 2)) for ship, x, y in d.targets()]
+        [(1, 0.0, 0.55)]
+        """
+        if self._phase != FIGHT:
+            return tuple(None for _ in range(self._n_cannons))
+        r = self._rules
+        w = r.width
+        out = []
+        n_spawned = int(self._ctr[k.K_SPAWNED])
+        for c in range(self._n_cannons):
+            cell = int(self._cn[c, k.C_CELL])
+            i = k.find_target(cell % w, cell // w, r.fparams[k.F_RANGE2], w, self._en,
+                              self._en_prog, n_spawned, self._dist)
+            if i < 0:
+                out.append(None)
+                continue
+            cur, nxt, p = int(self._en[i, k.E_CUR]), int(self._en[i, k.E_NXT]), \
+                float(self._en_prog[i])
+            out.append((i + 1, cur % w + p * (nxt % w - cur % w),
+                        cur // w + p * (nxt // w - cur // w)))
+        return tuple(out)
+
     # ------------------------------------------------------------------ placement
     def _cut_map(self):
         if self._cuts is None:
@@ -419,7 +454,11 @@ class Defense:
 
     # ------------------------------------------------------------------ waves
     def start_wave(self) -> None:
-        """Leave the build phase and start the current wave (tick 0)."""
+        """Leave the build phase and start the current wave (tick 0).
+
+        >>> d = Defense(); d.start_wave(); d.phase
+        'fight'
+        """
         if self._phase != BUILD:
             raise InvalidMoveError(f"a wave starts only from the build phase "
                                    f"(phase is {self._phase})")
@@ -518,7 +557,11 @@ class Defense:
         self._phase = BUILD
 
     def restart(self) -> None:
-        """Clear everything: empty board, initial material and health, wave 1."""
+        """Clear everything: empty board, initial material and health, wave 1.
+
+        >>> d = Defense(); d.place(2, 5, "wall"); d.restart(); d.buildings, d.material
+        ((), 10)
+        """
         r = self._rules
         e = self._scenario.economy
         np.copyto(self._blocked, r.reefs)
