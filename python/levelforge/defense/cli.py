@@ -88,7 +88,7 @@ def main(argv=None, prog="levelforge defense"):
         else:
             r = probe_strategies(scenario, seeds, executor, show_progress)
             wins = sum(g["outcome"] == "victory" for g in r.games)
-            summary = f"strategies: {wins} of {len(r.games)} games won"
+            summary = f"{r.table()}\nstrategies: {wins} of {len(r.games)} games won"
     finally:
         if executor is not None:
             executor.shutdown()

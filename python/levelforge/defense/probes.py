@@ -238,6 +238,9 @@ def probe_campaign(scenario=None, seeds=(0, 1), executor=None, pairs=None,
     seeds = tuple(check_seed(x) for x in seeds)
     if not seeds:
         raise ConfigError("seeds must not be empty")
+    if any(w.entrance == "alternate" for w in s.waves[:-1]):
+        raise ConfigError("the campaign probe needs seed-independent waves before the last "
+                          "(only the final wave may alternate entrances)")
     if pairs is None:
         pairs = probe_pairs(s, seeds[0], executor, show_progress)
     elif not isinstance(pairs, PairsResult) or pairs.scenario != s.name:
@@ -325,6 +328,25 @@ class StrategiesResult:
     seeds: tuple
     games: tuple
     elapsed_ms: float
+
+    def table(self) -> str:
+        """A markdown table: waves won per strategy, seed and barrier timing.
+
+        >>> print(probe_strategies(seeds=(0,)).table().splitlines()[0])
+        | strategy | seed | no barrier | barrier before wave 1 | before wave 2 | before wave 3 |
+        """
+        lines = ["| strategy | seed | no barrier | barrier before wave 1 | before wave 2 | "
+                 "before wave 3 |", "|---|---|---|---|---|---|"]
+        by = {(g["strategy"], g["seed"], g["barrier_before_wave"]): g for g in self.games}
+        for st in STRATEGIES:
+            for sd in self.seeds:
+                cells = []
+                for bw in (None, 1, 2, 3):
+                    g = by.get((st, sd, bw))
+                    cells.append("-" if g is None else
+                                 f"{g['outcome']} ({g['waves_won']} won)")
+                lines.append(f"| {st} | {sd} | " + " | ".join(cells) + " |")
+        return "\n".join(lines)
 
     def to_dict(self) -> dict:
         """JSON-ready dict."""
