@@ -376,3 +376,22 @@ def test_observation_remaining_mines_is_mines_minus_flags():
     obs = game.observe()
     assert obs.remaining_mines == 8 and obs.status == "ready"
     assert obs.selectable[0, 0, 0]
+
+
+def test_hand_made_observation_is_validated():
+    good = Game("4x3x2-1", seed=0).observe()
+    fields = {k: getattr(good, k) for k in vars(good)}
+    PublicObservation(**fields)
+    for change, pattern in [
+        ({"width": 0}, "width"), ({"status": "paused"}, "status"),
+        ({"state": np.zeros((2, 4, 3), np.uint8)}, "shape"),
+        ({"state": np.full((2, 3, 4), 3, np.uint8)}, "state at cell"),
+        ({"numbers": np.zeros((2, 3, 4), np.int8)}, "number at cell"),
+        ({"remaining_mines": 1.5}, "remaining_mines"),
+    ]:
+        with pytest.raises(ConfigError, match=pattern):
+            PublicObservation(**{**fields, **change})
+    mutable = np.zeros((2, 3, 4), np.uint8)
+    obs = PublicObservation(**{**fields, "state": mutable})
+    mutable[0, 0, 0] = K.OPEN           # the caller's array is copied, not referenced
+    assert obs.state[0, 0, 0] == K.CLOSED and not obs.state.flags.writeable

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from levelforge.errors import ConfigError
+
 CLOSED = 0
 OPEN = 1
 FLAGGED = 2
@@ -42,6 +44,42 @@ class PublicObservation:
     remaining_mines: int
     status: str
 
+    def __post_init__(self):
+        for name in ("width", "height", "depth"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= v <= 32:
+                raise ConfigError(f"observation {name} must be an integer from 1 to 32, got {v!r}")
+        for name in ("mines", "remaining_mines"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise ConfigError(f"observation {name} must be an integer, got {v!r}")
+        if self.status not in STATUSES:
+            raise ConfigError(f"observation status must be one of {STATUSES}, got {self.status!r}")
+        shape = (self.depth, self.height, self.width)
+        arrays = {}
+        for name, dtype in (("state", np.uint8), ("numbers", np.int8), ("selectable", bool)):
+            a = np.asarray(getattr(self, name))
+            if a.shape != shape:
+                raise ConfigError(f"observation {name} must have shape {shape} ([z, y, x]), "
+                                  f"got {a.shape}")
+            if a.dtype != dtype or a.flags.writeable or not a.flags.c_contiguous:
+                a = np.array(a, dtype=dtype, order="C")
+                a.setflags(write=False)
+            arrays[name] = a
+        state, numbers = arrays["state"], arrays["numbers"]
+        bad = np.argwhere(state > FLAGGED)
+        if bad.size:
+            z, y, x = bad[0]
+            raise ConfigError(f"observation state at cell {(x, y, z)} is {state[z, y, x]}, "
+                              "not 0 (closed), 1 (open) or 2 (flagged)")
+        bad = np.argwhere(np.where(state == OPEN, (numbers < 0) | (numbers > 26), numbers != -1))
+        if bad.size:
+            z, y, x = bad[0]
+            raise ConfigError(f"observation number at cell {(x, y, z)} is {numbers[z, y, x]}: "
+                              "open cells show 0..26, others -1")
+        for name, a in arrays.items():
+            object.__setattr__(self, name, a)
+
     @property
     def shape(self):
         """The array shape ``(depth, height, width)``."""
@@ -62,6 +100,6 @@ class PublicObservation:
 
     @staticmethod
     def _readonly(a):
-        a = np.array(a, copy=True)
+        a = np.array(a, copy=True, order="C")
         a.setflags(write=False)
         return a
