@@ -154,7 +154,7 @@ class Game:
         K.selectable_mask(self._state, self._boundary, self._nb6, self._select)
         return self._select
 
-    def _finish_open(self, opened, what, cell):
+    def _finish_open(self, opened):
         if opened < 0:
             self.status = "lost"
             self.exploded = self._cell(-1 - opened)
@@ -191,7 +191,7 @@ class Game:
         self._queue[0] = c
         opened = K.open_cascade(self._queue, 1, self._mine, self._numbers, self._state,
                                 self._nb26)
-        return self._finish_open(opened, what, cell)
+        return self._finish_open(opened)
 
     def flag(self, cell):
         """Toggle the flag on a selectable closed cell (a flagged cell is always selectable).
@@ -237,7 +237,7 @@ class Game:
         self._queue[:closed.size] = closed
         opened = K.open_cascade(self._queue, closed.size, self._mine, self._numbers,
                                 self._state, self._nb26)
-        return self._finish_open(opened, what, cell)
+        return self._finish_open(opened)
 
     def _place(self, start):
         lv = self.level
