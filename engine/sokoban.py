@@ -57,43 +57,103 @@ def _delta(d, width):
 # --------------------------------------------------------------------------- board analysis
 
 @njit(cache=True)
-def push_distances(walls, goal_cells, width, dist, dead, queue):
-    """Push distance of every cell to every goal, and the dead squares.
-
-    ``dist[k, c]`` is the least number of pushes that bring a box from ``c`` onto goal
-    ``goal_cells[k]`` on the empty board (other boxes ignored), ``UNREACHABLE`` if none:
-    a breadth-first search of *pulls* from the goal (a box at ``c`` came from ``c - s``
-    with the player behind it at ``c - 2s``). ``dead[c]`` is 1 for non-wall cells from
-    which no goal is reachable by pushing (this covers dead corners), 0 elsewhere.
-    """
+def side_components(walls, width, comp, lab, queue):
+    """Which sides of a box the player can walk between: with only the box on ``b``
+    blocking, ``comp[4 * b + k]`` is the smallest side index ``k'`` whose neighbour cell
+    is connected to side ``k``'s neighbour, -1 where that neighbour is a wall.
+    ``lab`` (int64, one per cell) and ``queue`` (one per cell) are work arrays."""
     n = walls.shape[0]
     for c in range(n):
+        lab[c] = 0
+    for b in range(n):
+        for k in range(4):
+            comp[4 * b + k] = -1
+        if walls[b]:
+            continue
+        for k in range(4):
+            start = b + _delta(k, width)
+            if walls[start]:
+                continue
+            mark = lab[start]
+            if mark > 4 * b:  # filled from an earlier side of this same box
+                comp[4 * b + k] = comp[4 * b + (mark - 4 * b - 1)]
+                continue
+            comp[4 * b + k] = k
+            epoch = 4 * b + k + 1
+            lab[start] = epoch
+            queue[0] = start
+            head = 0
+            tail = 1
+            while head < tail:
+                c = queue[head]
+                head += 1
+                for d in range(4):
+                    nb = c + _delta(d, width)
+                    if nb == b or walls[nb] or lab[nb] == epoch:
+                        continue
+                    lab[nb] = epoch
+                    queue[tail] = nb
+                    tail += 1
+
+
+@njit(cache=True)
+def push_distances(walls, goal_cells, width, dist, dead, sides, lab):
+    """Push distance of every cell to every goal, and the dead squares.
+
+    ``dist[k, c]`` is the least number of pushes that bring a lone box from ``c`` onto
+    goal ``goal_cells[k]`` (other boxes ignored; the player starts on the best side of
+    the box but must walk around it between pushes), ``UNREACHABLE`` if none: a
+    breadth-first search of *pulls* from the goal over (box cell, player side) states.
+    ``dead[c]`` is 1 for non-wall cells from which no goal is reachable by pushing (this
+    covers dead corners), 0 elsewhere. ``sides`` is an int32 work array of ``12 * n``
+    slots, ``lab`` an int64 work array of ``n``.
+    """
+    n = walls.shape[0]
+    comp = sides[:4 * n]
+    sdist = sides[4 * n:8 * n]
+    squeue = sides[8 * n:12 * n]
+    side_components(walls, width, comp, lab, squeue)
+    for c in range(n):
         dead[c] = 0 if walls[c] else 1
-    for k in range(goal_cells.shape[0]):
-        row = dist[k]
+    for gi in range(goal_cells.shape[0]):
+        for s in range(4 * n):
+            sdist[s] = UNREACHABLE
+        g = goal_cells[gi]
+        tail = 0
+        for k in range(4):
+            if comp[4 * g + k] >= 0:
+                sdist[4 * g + k] = 0
+                squeue[tail] = 4 * g + k
+                tail += 1
+        head = 0
+        while head < tail:
+            st = squeue[head]
+            head += 1
+            b = st >> 2
+            k = st & 3
+            step = _delta(k, width)
+            b2 = b + step       # the box came from the player's cell ...
+            if walls[b2 + step]:  # ... pushed by a player standing one further
+                continue
+            c = comp[4 * b2 + k]
+            nd = sdist[st] + 1
+            for k2 in range(4):
+                s2 = 4 * b2 + k2
+                if comp[s2] == c and sdist[s2] == UNREACHABLE:
+                    sdist[s2] = nd
+                    squeue[tail] = s2
+                    tail += 1
+        row = dist[gi]
         for c in range(n):
-            row[c] = UNREACHABLE
-        g = goal_cells[k]
+            best = UNREACHABLE
+            for k in range(4):
+                if sdist[4 * c + k] < best:
+                    best = sdist[4 * c + k]
+            row[c] = best
+            if best < UNREACHABLE:
+                dead[c] = 0
         row[g] = 0
         dead[g] = 0
-        queue[0] = g
-        head = 0
-        tail = 1
-        while head < tail:
-            c = queue[head]
-            head += 1
-            nd = row[c] + 1
-            for d in range(4):
-                s = _delta(d, width)
-                b = c - s
-                if walls[b] or row[b] != UNREACHABLE:
-                    continue
-                if walls[b - s]:
-                    continue
-                row[b] = nd
-                dead[b] = 0
-                queue[tail] = b
-                tail += 1
 
 
 # --------------------------------------------------------------------------- heuristic
@@ -657,7 +717,7 @@ def _random_pull(walls, occ, width, player, rng, stamp, ctr, queue, cand):
 @njit(cache=True)
 def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max_pulls, every,
                    node_cap, rng, zob,
-                   walls, goals, dead, dist, goal_cells, cells, cand,
+                   walls, goals, dead, dist, goal_cells, cells, cand, sides, lab,
                    nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
                    occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
                    hu, hv, hp, hway, hminv, hused, fstack, prev, chain,
@@ -690,7 +750,7 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
                 if goals[c]:
                     goal_cells[ng_] = c
                     ng_ += 1
-            push_distances(walls, goal_cells[:nbox], width, dist, dead, queue)
+            push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab)
             pulls = 0
             stop = False
             while not stop:
@@ -778,7 +838,7 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
             if goals[c]:
                 goal_cells[k] = c
                 k += 1
-        push_distances(walls, goal_cells[:nbox], width, dist, dead, queue)
+        push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab)
         st = search_start(best_boxes, nbox, best_player, node_cap, walls, goals, dead, dist,
                           zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
                           heap, table, tstamp, ctr, occ, blk, stamp, queue, stamp2,

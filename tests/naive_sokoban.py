@@ -115,26 +115,31 @@ def bfs_pushes(level, max_states=2_000_000):
     return None
 
 
-def push_distance(walls, cell, goal):
-    """Least pushes bringing one box from ``cell`` to ``goal`` on an empty board, where
-    the player may stand anywhere not a wall (breadth-first search forward)."""
+def push_distance(walls, cell, goal, floor):
+    """Least pushes bringing one box from ``cell`` to ``goal`` on an empty board, the
+    player starting on any floor cell (breadth-first search forward over pushes from
+    every start at once; the player walks around the box between pushes)."""
     if cell == goal:
         return 0
-    seen = {cell}
-    frontier = [cell]
+    frontier = {(cell, _norm(walls, {cell}, p)[0]) for p in floor if p != cell}
+    seen = set(frontier)
+    frontier = [(b, p) for b, p in frontier]
     depth = 0
     while frontier:
         depth += 1
         nxt = []
-        for b in frontier:
+        for b, p in frontier:
+            region = reachable(walls, {b}, p)
             for step in DIRS.values():
                 t = add(b, step)
-                if t in walls or add(b, step, -1) in walls or t in seen:
+                if t in walls or add(b, step, -1) not in region:
                     continue
                 if t == goal:
                     return depth
-                seen.add(t)
-                nxt.append(t)
+                key = (t, _norm(walls, {t}, b)[0])
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append(key)
         frontier = nxt
     return INF
 
@@ -147,8 +152,8 @@ def matching(costs):
 
 def dead_squares(walls, goals, cells):
     """Non-wall cells of ``cells`` from which no goal is reachable by pushing."""
-    return {c for c in cells if c not in walls
-            and all(push_distance(walls, c, g) == INF for g in goals)}
+    floor = [c for c in cells if c not in walls]
+    return {c for c in floor if all(push_distance(walls, c, g, floor) == INF for g in goals)}
 
 
 def frozen(walls, boxes, goals, dead, cell, testing=frozenset()):

@@ -99,14 +99,16 @@ def test_push_distances_and_dead_squares_match_naive(case):
     goal_cells = np.flatnonzero(goals).astype(np.int32)
     dist = np.empty((goal_cells.size, walls.size), np.int32)
     dead = np.empty(walls.size, np.uint8)
-    K.push_distances(walls, goal_cells, w, dist, dead, np.empty(walls.size, np.int32))
+    K.push_distances(walls, goal_cells, w, dist, dead, np.zeros(12 * walls.size, np.int32),
+                     np.zeros(walls.size, np.int64))
     cells = [(c % w, c // w) for c in range(walls.size)]
+    floor = [c for c in cells if c not in level.walls]
     for k, g in enumerate(goal_cells):
         goal = (int(g) % w, int(g) // w)
         for c, cell in enumerate(cells):
             if cell in level.walls:
                 continue
-            d = naive.push_distance(level.walls, cell, goal)
+            d = naive.push_distance(level.walls, cell, goal, floor)
             assert dist[k, c] == (K.UNREACHABLE if d == naive.INF else d)
     expected_dead = naive.dead_squares(level.walls, level.goals, cells)
     assert {cells[c] for c in np.flatnonzero(dead)} == expected_dead

@@ -181,7 +181,8 @@ class Generator:
         status = _k.generate_level(
             self.width, self.height, self.boxes, self.inner_walls, lo, hi, self.skip,
             self.rebuilds, self.max_pulls, self.every, self.node_cap, ws.rng, ws.zob,
-            walls, goals, dead, dist, goal_cells, cells, cand, *ws.search_arrays(),
+            walls, goals, dead, dist, goal_cells, cells, cand, ws.sides, ws.lab,
+            *ws.search_arrays(),
             ws.prev, ws.chain, best_walls, best_goals, best_boxes, stats, out)
         if status == 0:
             raise GenerationError(

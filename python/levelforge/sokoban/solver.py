@@ -96,6 +96,8 @@ class Workspace:
             self.queue = np.zeros(cells, np.int32)
             self.queue2 = np.zeros(cells, np.int32)
             self.prev = np.zeros(cells, np.int32)
+            self.sides = np.zeros(12 * cells, np.int32)
+            self.lab = np.zeros(cells, np.int64)
             self.ctr[_k.C_FILL] = 0
             self.ctr[_k.C_FILL2] = 0
         if boxes > self.boxes:
@@ -197,7 +199,7 @@ class Solver:
             return SolveResult(SOLVED, 0, 0, "", 1, 0, ms_since(start))
         dist = np.empty((nbox, walls.shape[0]), np.int32)
         dead = np.empty(walls.shape[0], np.uint8)
-        _k.push_distances(walls, goal_cells, width, dist, dead, ws.queue)
+        _k.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab)
         arrays = ws.search_arrays()
         board = (walls, goals, dead, dist, ws.zob, width)
         status = _k.search_start(box_cells, nbox, player, cap, *board, *arrays)
