@@ -49,6 +49,10 @@ class DistanceField:
         self.pad = np.empty((SIDE + 2) ** 2, np.int32)
         self.graph = csgraph_matrix(self.blocked, SIDE)
         self.time_distance_field()
+        from scipy.sparse import csgraph
+        ref = csgraph.shortest_path(self.graph, method="D", directed=False, unweighted=True,
+                                    indices=self.target)
+        assert (np.where(np.isinf(ref), -1, ref).astype(np.int32) == self.dist).all()
 
     def time_distance_field(self):
         k.distance_field(self.blocked, SIDE, self.target, self.dist, self.pad, self.queue)
