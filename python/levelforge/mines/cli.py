@@ -156,6 +156,15 @@ def play(game, lines, out, assistant=None):
     return game.status
 
 
+def _prompted():
+    """Lines typed at a terminal, with a prompt."""
+    while True:
+        try:
+            yield input("> ")
+        except EOFError:
+            return
+
+
 def _cell_arg(text):
     try:
         cell = tuple(int(v) for v in text.split(","))
@@ -201,22 +210,25 @@ def main(argv=None, prog="levelforge mines"):
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="a text game in the terminal (commands on stdin)")
     p.add_argument("--level", default="normal", help="easy, normal, hard or WxHxD-M")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="with the level and first cell, fixes the mines")
     p.add_argument("--share", help="a share code (seed=..&level=..&start=x,y,z) to replay")
     a = sub.add_parser("autoplay", help="play certain moves only, over many games")
     a.add_argument("--level", default="normal", help="easy, normal, hard or WxHxD-M")
-    a.add_argument("--games", type=int, default=100)
-    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    a.add_argument("--seed", type=int, default=0,
+                   help="root seed; game i uses levelforge.seeding.item_seed(seed, i)")
     a.add_argument("--start", help="first cell x,y,z (default: middle of the top face)")
     a.add_argument("--exact", action="store_true", help="exact mode (global mine count)")
-    a.add_argument("--max-cells", type=int, default=22)
-    a.add_argument("--max-nodes", type=int, default=200_000)
+    a.add_argument("--max-cells", type=int, default=22,
+                   help="cells (exact mode: groups) per enumerated component")
+    a.add_argument("--max-nodes", type=int, default=200_000,
+                   help="search nodes per component enumeration")
     a.add_argument("--json", action="store_true", help="print the summary as JSON")
     a.add_argument("--quiet", action="store_true", help="no progress bar")
     ns = parser.parse_args(argv)
     if ns.command == "play":
         game = Game.from_share_code(ns.share) if ns.share else Game(ns.level, check_seed(ns.seed))
-        play(game, sys.stdin, sys.stdout)
+        play(game, _prompted() if sys.stdin.isatty() else sys.stdin, sys.stdout)
         return 0
     if ns.games < 1:
         raise ConfigError(f"--games must be at least 1, got {ns.games}")
