@@ -210,7 +210,8 @@ def main(argv=None, prog="levelforge mines"):
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="a text game in the terminal (commands on stdin)")
     p.add_argument("--level", default="normal", help="easy, normal, hard or WxHxD-M")
-    p.add_argument("--seed", type=int, default=0, help="with the level and first cell, fixes the mines")
+    p.add_argument("--seed", type=int, default=0,
+                   help="with the level and the first cell, fixes the mines")
     p.add_argument("--share", help="a share code (seed=..&level=..&start=x,y,z) to replay")
     a = sub.add_parser("autoplay", help="play certain moves only, over many games")
     a.add_argument("--level", default="normal", help="easy, normal, hard or WxHxD-M")
