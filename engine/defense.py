@@ -4,7 +4,6 @@ Grids are flat arrays of ``height * width`` cells, cell ``i = y * width + x``; n
 are visited in the fixed order up, left, right, down. All state lives in flat arrays laid
 out by the index constants below; callers (``levelforge.defense``) allocate them once.
 """
-import numpy as np
 from numba import njit
 
 from .grid import bfs_distance

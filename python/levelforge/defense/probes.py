@@ -333,10 +333,10 @@ class StrategiesResult:
         """A markdown table: waves won per strategy, seed and barrier timing.
 
         >>> print(probe_strategies(seeds=(0,)).table().splitlines()[0])
-        | strategy | seed | no barrier | barrier before wave 1 | before wave 2 | before wave 3 |
+        | strategy | seed | no barrier | barrier before wave 1 | wave 2 | wave 3 |
         """
-        lines = ["| strategy | seed | no barrier | barrier before wave 1 | before wave 2 | "
-                 "before wave 3 |", "|---|---|---|---|---|---|"]
+        lines = ["| strategy | seed | no barrier | barrier before wave 1 | wave 2 | wave 3 |",
+                 "|---|---|---|---|---|---|"]
         by = {(g["strategy"], g["seed"], g["barrier_before_wave"]): g for g in self.games}
         for st in STRATEGIES:
             for sd in self.seeds:
