@@ -311,7 +311,8 @@ def _play(scenario, seed, strategy, barrier_wave):
             placed.append([*cell, "cannon"])
         d.run_wave()
     return {"strategy": strategy, "seed": seed, "barrier_before_wave": barrier_wave,
-            "barrier": list(barrier) if barrier is not None else None, "outcome": d.phase, "waves_won": d.totals.waves_won, "buildings": placed,
+            "barrier": list(barrier) if barrier is not None else None,
+            "outcome": d.phase, "waves_won": d.totals.waves_won, "buildings": placed,
             "records": [r.to_dict() for r in d.records], "totals": d.totals.to_dict()}
 
 
