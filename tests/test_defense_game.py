@@ -133,6 +133,9 @@ def _broken(path, value):
     (("map", 7), ".#.*.#.", "beacon"),
     (("map", 1), "####.#.", "no route"),
     (("tick_rate",), 0, "tick_rate"),
+    (("cannon", "rnage"), 3, "cannon.rnage': unknown"),
+    (("enemies", "frigate"), {"hp": 1, "speed": 1}, "enemies.frigate': unknown"),
+    (("waves", 0, "ship"), 3, r"waves[0].ship': unknown"),
 ])
 def test_scenario_validation_names_the_field_at_fault(path, value, words):
     with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("]", r"\]")):
@@ -320,6 +323,17 @@ def test_find_target_aims_at_the_ship_with_least_path_left_in_range():
     en[1, k.E_STATUS] = k.S_KILLED
     assert k.find_target(2, 1, 2.9 ** 2, width, en, prog, 3, dist) == 0
     assert k.find_target(0, 8, 2.9 ** 2, width, en, prog, 2, dist) == -1
+
+
+def _play_json(seed):
+    return json.dumps(_play(seed, WINNING).to_dict(), sort_keys=True)
+
+
+def test_identical_runs_give_identical_json_in_any_process():
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(1) as ex:
+        other = ex.submit(_play_json, 3).result()
+    assert other == _play_json(3)
 
 
 def test_identical_runs_give_identical_json():

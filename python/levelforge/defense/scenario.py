@@ -85,6 +85,16 @@ def _field(d, key, where):
     return d[key]
 
 
+def _known(d, keys, where):
+    """Reject keys the format does not define (a typo would otherwise be ignored)."""
+    if isinstance(d, dict):
+        for key in d:
+            if key not in keys:
+                name = f"{where}.{key}" if where else key
+                raise ConfigError(f"scenario field {name!r}: unknown (expected one of "
+                                  f"{', '.join(keys)})")
+
+
 def _int(d, key, where, lo=0):
     name = f"{where}.{key}" if where else key
     v = _field(d, key, where)
@@ -174,6 +184,8 @@ class Scenario:
         """
         if not isinstance(d, dict):
             raise ConfigError("a scenario must be a table/object at the top level")
+        _known(d, ("name", "notes", "map", "tick_rate", "economy", "enemies", "cannon",
+                   "waves"), "")
         name = _field(d, "name", "")
         if not isinstance(name, str) or not name:
             raise ConfigError("scenario field 'name': expected a non-empty string")
@@ -197,15 +209,18 @@ class Scenario:
                                   f"found {counts[ch]}")
         tick_rate = _int(d, "tick_rate", "", lo=1)
         e = _field(d, "economy", "")
+        _known(e, tuple(Economy.__dataclass_fields__), "economy")
         economy = Economy(*(_int(e, k, "economy", lo=1 if k.endswith("cost") or k ==
                                  "beacon_health" else 0)
                             for k in ("initial_material", "cannon_cost", "wall_cost",
                                       "beacon_health", "material_per_wave",
                                       "health_per_wave")))
         en = _field(d, "enemies", "")
+        _known(en, KINDS, "enemies")
         enemies = {}
         for kind in KINDS:
             k = _field(en, kind, "enemies")
+            _known(k, ("hp", "speed"), f"enemies.{kind}")
             where = f"enemies.{kind}"
             speed = _num(k, "speed", where)
             if speed >= tick_rate:
@@ -213,6 +228,7 @@ class Scenario:
                                   f"tick_rate ({tick_rate}) cells per second, got {speed}")
             enemies[kind] = ShipKind(_int(k, "hp", where, lo=1), speed)
         c = _field(d, "cannon", "")
+        _known(c, tuple(CannonSpec.__dataclass_fields__), "cannon")
         cannon = CannonSpec(_num(c, "range", "cannon"), _int(c, "damage", "cannon", lo=1),
                             _num(c, "fire_interval", "cannon"),
                             _num(c, "heat_per_shot", "cannon", positive=False),
@@ -227,6 +243,7 @@ class Scenario:
         for i, w in enumerate(waves):
             where = f"waves[{i}]"
             ships = _int(w, "ships", where, lo=1)
+            _known(w, ("ships", "entrance", "armoured", "spawn_interval"), where)
             entrance = _field(w, "entrance", where)
             if entrance not in ENTRY_MODES:
                 raise ConfigError(f"scenario field {where + '.entrance'!r}: expected one of "
