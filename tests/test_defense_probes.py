@@ -112,7 +112,16 @@ def test_strategies_play_four_baselines_and_barrier_timing_for_both_parities():
             g["barrier_before_wave"] <= len(g["records"])
         assert len(walls) == (1 if reached else 0)
         assert [rec["wave"] for rec in g["records"]] == list(range(1, len(g["records"]) + 1))
-    # the study is not trivial: the barrier changes some outcome
+    # barrier timing: the same plan (the strategy game's cannons, phase by phase)
+    for g in games:
+        base = by[g["strategy"], g["seed"], None]
+        planned = [b for b in base["buildings"] if b[2] == "cannon"]
+        cannons = [b for b in g["buildings"] if b[2] == "cannon"]
+        if g["plan_deviations"] == 0:
+            n = min(len(planned), len(cannons))
+            assert cannons[:n] == planned[:n]
+    # the study is not trivial: an early barrier changes some results
+    assert any(by[s, 0, 1]["waves_won"] != by[s, 0, None]["waves_won"] for s in STRATEGIES)
     assert len({g["outcome"] for g in games}) == 2
 
 

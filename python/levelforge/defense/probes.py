@@ -276,55 +276,89 @@ def _pick(d: Defense, strategy: str):
     return min(cells, key=lambda c: ((c[0] - tx) ** 2 + (c[1] - ty) ** 2, c[1], c[0]))
 
 
-def _barrier(d: Defense):
-    """The legal wall cell that lengthens the coming wave's routes the most."""
-    entr = sorted({e for _, _, e in d.forecast()})
+def _barrier(d: Defense, planned):
+    """The legal wall cell that, with this phase's ``planned`` cannons, lengthens the
+    coming wave's routes most and leaves every route open; ties go to row order."""
+    s = d.scenario
+    used = sorted({e for _, _, e in d.forecast()})
     best, best_len = None, -1
     for x, y in d.legal_cells("wall"):
+        if (x, y) in planned:
+            continue
         blocked = d.distance_map() < 0
         blocked[y, x] = True
-        dist = distance_field(blocked, d.scenario.beacon)
-        length = sum(int(dist[d.scenario.entrances[e][1], d.scenario.entrances[e][0]])
-                     for e in entr)
+        for px, py in planned:
+            blocked[py, px] = True
+        dist = distance_field(blocked, s.beacon)
+        steps = [int(dist[s.entrances[e][1], s.entrances[e][0]]) for e in ("A", "B")]
+        if min(steps) < 0:
+            continue
+        length = sum(v for e, v in zip(("A", "B"), steps) if e in used)
         if length > best_len:
             best, best_len = (x, y), length
     return best
 
 
-def _play(scenario, seed, strategy, barrier_wave):
+def _play(scenario, seed, strategy, barrier_wave=None, plan=None):
+    """One game: before wave 1 as many cannons as the initial material pays for, then one
+    per build phase. The cannons follow ``plan`` (cells per build phase) where it has them
+    and they are legal, else the strategy picks. Returns (game dict, cannons per phase)."""
     d = Defense(scenario, seed)
     e = scenario.economy
-    placed = []
+    placed, phases = [], []
     barrier = None
+    deviations = 0
     while d.phase == "build":
+        todo = list(plan[d.wave - 1]) if plan is not None and d.wave <= len(plan) else []
         if barrier_wave == d.wave:
-            barrier = _barrier(d)
+            barrier = _barrier(d, set(todo))
             if barrier is not None:
                 d.place(*barrier, "wall")
                 placed.append([*barrier, "wall"])
         n = max(1, e.initial_material // e.cannon_cost) if d.wave == 1 else 1
-        for _ in range(n):
-            cell = _pick(d, strategy)
+        chosen = []
+        for i in range(n):
+            cell = todo[i] if i < len(todo) else None
+            if cell is not None and not d.check_placement(*cell, "cannon").ok:
+                deviations += 1
+                cell = None
+            if cell is None:
+                cell = _pick(d, strategy)
             if cell is None or not d.check_placement(*cell, "cannon").ok:
                 break
             d.place(*cell, "cannon")
             placed.append([*cell, "cannon"])
+            chosen.append(cell)
+        phases.append(chosen)
         d.run_wave()
-    return {"strategy": strategy, "seed": seed, "barrier_before_wave": barrier_wave,
+    game = {"strategy": strategy, "seed": seed, "barrier_before_wave": barrier_wave,
             "barrier": list(barrier) if barrier is not None else None,
+            "plan_deviations": deviations,
             "outcome": d.phase, "waves_won": d.totals.waves_won, "buildings": placed,
             "records": [r.to_dict() for r in d.records], "totals": d.totals.to_dict()}
+    return game, phases
 
 
 def _strategies_chunk(scenario, jobs):
-    return [_play(scenario, *job) for job in jobs]
+    """jobs: (seed, strategy). The strategy's own game, then the same plan (its cannons)
+    with a barrier before each wave."""
+    games = []
+    for seed, strategy in jobs:
+        base, plan = _play(scenario, seed, strategy)
+        games.append(base)
+        for bw in range(1, len(scenario.waves) + 1):
+            games.append(_play(scenario, seed, strategy, bw, plan)[0])
+    return games
 
 
 @dataclass(frozen=True)
 class StrategiesResult:
     """The four naive strategies (two cannons before wave 1, then one per build phase)
-    for each seed, each also with a barrier placed before wave 1, 2 or 3 (the legal wall
-    that lengthens the coming routes most). ``games`` holds one dict per game."""
+    for each seed, and the barrier-timing study: the same plan (the strategy game's
+    cannons, phase by phase) with a barrier placed before wave 1, 2 or 3 (the legal wall
+    that lengthens the coming routes most). Where the plan has no cannon for a phase (its
+    game ended before) or a planned cell became illegal (counted in ``plan_deviations``),
+    the strategy picks. ``games`` holds one dict per game."""
     scenario: str
     seeds: tuple
     games: tuple
@@ -366,8 +400,7 @@ def probe_strategies(scenario=None, seeds=(0, 1), executor=None,
     start = now_ns()
     s = _scenario(scenario)
     seeds = tuple(check_seed(x) for x in seeds)
-    jobs = [(sd, st, bw) for st in STRATEGIES for sd in seeds
-            for bw in [None] + list(range(1, len(s.waves) + 1))]
+    jobs = [(sd, st) for st in STRATEGIES for sd in seeds]
     chunks = [(s, c) for c in _split(jobs, 8)]
     games = [g for part in _run_chunks(_strategies_chunk, chunks, executor, "strategies",
                                        show_progress) for g in part]
