@@ -7,10 +7,10 @@ bitmask of two uint64 words (``vis[0]`` points 0-63, ``vis[1]`` points 64-127).
 
 A path starts at ``start`` and ends the moment it reaches ``goal`` (it never passes
 through the goal). A node of the search is a point moved onto; before extending a
-partial path the kernels prune it unless the goal and every remaining required point
-are still reachable from the head through unvisited points, and every remaining
-required point other than the goal keeps two free neighbours (it must be entered and
-left). Both tests are sound: they never cut a branch that holds a solution.
+partial path the kernels prune it unless some component of the unvisited points (goal
+excluded) next to the head touches the goal and holds every remaining required point,
+each of them keeping two free neighbours (it must be entered and left). The test is
+sound: it never cuts a branch that holds a solution.
 
 ``stats`` receives ``[count, nodes, status]``; status 0 = search complete (count exact),
 1 = stopped at ``limit`` solutions, 2 = stopped at ``max_nodes`` (count is a lower bound).
@@ -45,39 +45,71 @@ def _leave(vis, p):
 def _viable(adj, head, goal, vis, req, n_left, stamp, epoch, queue):
     """True unless the partial path ending at ``head`` (visited) can no longer be completed.
 
-    Flood fill from ``head`` over unvisited points (the goal is reached but not passed
-    through); every remaining required point must be reached and keep two free
-    neighbours (unvisited or the head), and the goal must be reached.
+    The rest of the path runs through one component of the unvisited points (goal
+    excluded) next to the head and ends at the goal. So some component next to the head
+    must touch the goal and hold every remaining required point (or, with none left,
+    the head may touch the goal), and each of those required points needs two free
+    neighbours (unvisited or the head) to be entered and left. A required point whose
+    only two free neighbours include the head must come next: two such points prune.
     """
     stamp[head] = epoch
-    queue[0] = head
-    qh = 0
-    qt = 1
-    got_goal = False
-    seen = 0
-    while qh < qt:
-        c = queue[qh]
-        qh += 1
-        for k in range(4):
-            q = adj[c, k]
-            if q < 0 or stamp[q] == epoch or _is_visited(vis, q):
-                continue
-            stamp[q] = epoch
-            if q == goal:
-                got_goal = True
-                continue
-            if req[q]:
+    qt = 0
+    need_head = 0
+    for k0 in range(4):
+        s = adj[head, k0]
+        if s < 0:
+            continue
+        if s == goal:
+            if n_left == 0:
+                return True
+            continue
+        if stamp[s] == epoch or _is_visited(vis, s):
+            continue
+        # flood one component of unvisited points (goal excluded) from s
+        stamp[s] = epoch
+        qh = qt
+        queue[qt] = s
+        qt += 1
+        touches_goal = False
+        seen = 0
+        dead = False
+        while qh < qt:
+            c = queue[qh]
+            qh += 1
+            if req[c]:
                 seen += 1
                 free = 0
+                by_head = 0
                 for j in range(4):
-                    r = adj[q, j]
-                    if r >= 0 and (r == head or not _is_visited(vis, r)):
-                        free += 1
+                    r = adj[c, j]
+                    if r >= 0:
+                        if r == head:
+                            free += 1
+                            by_head = 1
+                        elif not _is_visited(vis, r):
+                            free += 1
                 if free < 2:
-                    return False
-            queue[qt] = q
-            qt += 1
-    return got_goal and seen == n_left
+                    dead = True
+                elif free == 2 and by_head:
+                    # c must be the next point; two such points cannot both be
+                    need_head += 1
+                    if need_head > 1:
+                        return False
+            for k in range(4):
+                q = adj[c, k]
+                if q < 0:
+                    continue
+                if q == goal:
+                    touches_goal = True
+                    continue
+                if stamp[q] == epoch or _is_visited(vis, q):
+                    continue
+                stamp[q] = epoch
+                queue[qt] = q
+                qt += 1
+        if touches_goal and seen == n_left and not dead:
+            return True
+    return False
 
 
 @njit(cache=True)

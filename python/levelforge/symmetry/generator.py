@@ -78,7 +78,7 @@ class Generator:
     'CORNER_FIRST'
     """
 
-    def __init__(self, size, strategy=None, *, rlimit=3_000_000, max_nodes=2_000_000,
+    def __init__(self, size, strategy=None, *, rlimit=3_000_000, max_nodes=200_000,
                  required_share=0.3):
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) \
                 or not GEN_MIN_SIZE <= size <= GEN_MAX_SIZE:
@@ -224,7 +224,7 @@ class _Run:
         self.timings["required"] = ms_since(t)
 
         t = now_ns()
-        required, forbidden, rounds = self._forbid_until_unique(flat, required)
+        required, forbidden, rounds, caps = self._forbid_until_unique(flat, required)
         self.timings["uniqueness"] = ms_since(t)
 
         t = now_ns()
@@ -248,6 +248,7 @@ class _Run:
             "required": len(required),
             "forbidden": len(forbidden),
             "alternatives_removed": rounds,
+            "node_cap_rounds": caps,
             "branch_points": prof[0],
             "viable_branch_points": prof[1],
             "viable_alternatives": prof[2],
@@ -325,21 +326,30 @@ class _Run:
         answer_edges = {tuple(sorted(e)) for e in zip(flat, flat[1:])}
         forbidden = set()
         required = list(required)
-        rounds = 0
+        rounds = caps = 0
         while True:
             count, _, status, sols = self._count(required, forbidden)
             if status == _COMPLETE:
                 if count == 1:
-                    return required, sorted(forbidden), rounds
+                    return required, sorted(forbidden), rounds, caps
                 raise GenerationError(f"seed {self.seed}: the answer is not a solution")
             if status == _NODE_CAP:
-                # too open to settle within the node cap: pin one more answer point
-                free = [p for p in flat[1:-1] if p not in required]
-                if not free:
+                # Too open to settle within the node cap. The search tree is widest near
+                # the start, so pin an answer point and forbid a non-answer edge there.
+                early = flat[:max(2, len(flat) // 3)]
+                free = [p for p in early[1:] if p not in required]
+                if free:
+                    required.append(free[int(rng.integers(len(free)))])
+                    required.sort()
+                cands = self._spare_edges(early, answer_edges, forbidden)
+                if not cands:
+                    cands = self._spare_edges(flat, answer_edges, forbidden)
+                if not cands and not free:
                     raise GenerationError(f"seed {self.seed}: DFS node cap "
                                           f"{self.gen.max_nodes} reached")
-                required.append(free[int(rng.integers(len(free)))])
-                required.sort()
+                if cands:
+                    forbidden.add(cands[int(rng.integers(len(cands)))])
+                caps += 1
                 continue
             alt = next(s for s in sols if s != flat)
             # The answer's own edges are never forbidden, so start and goal stay connected
@@ -347,6 +357,19 @@ class _Run:
             cands = sorted({tuple(sorted(e)) for e in zip(alt, alt[1:])} - answer_edges)
             forbidden.add(cands[int(rng.integers(len(cands)))])
             rounds += 1
+
+    def _spare_edges(self, points, answer_edges, forbidden):
+        """Edges touching ``points`` that neither the answer uses nor are forbidden."""
+        n = self.size
+        out = set()
+        for p in points:
+            x, y = p % n, p // n
+            for q, ok in ((p - n, y > 0), (p - 1, x > 0), (p + 1, x < n - 1),
+                          (p + n, y < n - 1)):
+                e = (min(p, q), max(p, q))
+                if ok and e not in answer_edges and e not in forbidden:
+                    out.add(e)
+        return sorted(out)
 
     def _reduce(self, required, forbidden):
         """Stage 4: drop each forbidden edge, then each required point, if still unique."""
