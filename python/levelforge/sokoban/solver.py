@@ -80,6 +80,8 @@ class Workspace:
         self.cells = self.boxes = self.nodes = 0
         self.zob = np.zeros((2, 0), np.uint64)
         self.ctr = np.zeros(_k.N_COUNTERS, np.int64)
+        self.pool = np.zeros(0, np.int16)
+        self.distbuf = np.zeros(0, np.int32)
 
     def ensure(self, cells, boxes, nodes):
         """Grow the arrays so a search of this size fits; keep them if they already do."""
@@ -98,6 +100,7 @@ class Workspace:
             self.prev = np.zeros(cells, np.int32)
             self.sides = np.zeros(12 * cells, np.int32)
             self.lab = np.zeros(cells, np.int64)
+            self.dead = np.zeros(cells, np.uint8)
             self.ctr[_k.C_FILL] = 0
             self.ctr[_k.C_FILL2] = 0
         if boxes > self.boxes:
@@ -106,9 +109,9 @@ class Workspace:
             self.hung = [np.zeros(self.boxes + 1, np.int64) for _ in range(7)]
         if nodes > self.nodes or self.pool.shape[0] < nodes * boxes:
             self._grow(nodes, boxes)
+        if self.distbuf.shape[0] < self.boxes * self.cells:
+            self.distbuf = np.zeros(self.boxes * self.cells, np.int32)
         return self
-
-    pool = np.zeros(0, np.int16)
 
     def _grow(self, nodes, boxes):
         self.nodes = max(nodes, self.nodes)
@@ -133,7 +136,7 @@ class Workspace:
                 *self.hung)
 
 
-def _board(walls, goals, width, player, ws):
+def _player_area(walls, width, player, ws):
     """Mask every cell the player cannot reach (boxes ignored) as a wall."""
     blocked = walls.copy()
     epoch = ws.ctr[_k.C_FILL2] + 1
@@ -182,7 +185,7 @@ class Solver:
         walls, goals, boxes, player = level.arrays()
         width = level.width
         ws = self.workspace.ensure(walls.shape[0], len(level.boxes), cap)
-        inside = _board(walls, goals, width, player, ws)
+        inside = _player_area(walls, width, player, ws)
         walls[~inside] = 1
         # boxes and goals the player can never reach: a box parked on its goal is a
         # wall; any other is a proof of unsolvability
@@ -197,8 +200,9 @@ class Solver:
         nbox = box_cells.shape[0]
         if nbox == 0:
             return SolveResult(SOLVED, 0, 0, "", 1, 0, ms_since(start))
-        dist = np.empty((nbox, walls.shape[0]), np.int32)
-        dead = np.empty(walls.shape[0], np.uint8)
+        n = walls.shape[0]
+        dist = ws.distbuf[:nbox * n].reshape(nbox, n)  # C-contiguous, no copy
+        dead = ws.dead[:n]
         _k.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab)
         arrays = ws.search_arrays()
         board = (walls, goals, dead, dist, ws.zob, width)
