@@ -202,3 +202,12 @@ def test_bad_configuration_raises_config_error(kwargs, match):
 def test_bad_seed_raises_config_error():
     with pytest.raises(ConfigError, match="seed"):
         Generator().generate(-1)
+
+
+def test_closest_candidate_above_the_range_replays():
+    # measuring only from pull 20 on, every candidate overshoots a target of 1 push
+    for seed in range(10):
+        r = generate(seed, width=10, height=10, boxes=4, pushes=(1, 1), skip=20, rebuilds=1)
+        assert not r.in_target and r.pushes > 1
+        boxes, _, pushes = naive.replay(r.level, r.solution)
+        assert boxes == r.level.goals and pushes == r.pushes

@@ -132,7 +132,7 @@ class Generator:
         self.rebuilds = _int("rebuilds", rebuilds, 1, 1_000_000)
         default_pulls = max(3 * self.pushes[1], self.pushes[1] + 10)
         self.max_pulls = _int("max_pulls", default_pulls if max_pulls is None else max_pulls,
-                              1, 1_000_000)
+                              1, 100_000)
         self.skip = _int("skip", self.pushes[0] if skip is None else skip, 0, 1_000_000)
         self.every = _int("every", every, 1, 1_000_000)
         self.node_cap = _int("node_cap", node_cap, 1, MAX_NODES)
@@ -164,7 +164,7 @@ class Generator:
                       np.zeros(n, np.int32), np.zeros(4 * n, np.int32))
             ws.best = (np.zeros(n, np.uint8), np.zeros(n, np.uint8),
                        np.zeros(self.boxes, np.int32), np.zeros(16, np.int64),
-                       np.zeros((self.max_pulls + 1) * (n + 1), np.uint8))
+                       np.zeros((self.pushes[1] + 2) * (n + 1), np.uint8))
             ws.rng = np.zeros(1, np.uint64)
             self._ws = ws
         return self._ws
@@ -197,6 +197,12 @@ class Generator:
         boxes[best_boxes] = 1
         level = Level.from_arrays(self.width, self.height, best_walls, best_goals, boxes,
                                   int(stats[0]))
+        if stats[2] < 0:  # a long fallback candidate: grow the buffer, rebuild the moves
+            out = np.zeros((int(stats[1]) + 1) * (best_walls.shape[0] + 1), np.uint8)
+            ws.best = ws.best[:4] + (out,)
+            stats[2] = _k.reconstruct(best_walls, self.width, ws.pool, ws.nparent, ws.nmove,
+                                      ws.ctr, ws.occ, ws.stamp2, ws.queue2, ws.prev,
+                                      ws.chain, out)
         solution = out[:stats[2]].tobytes().decode("ascii")
         border = 2 * (self.width + self.height) - 4
         attempts = Attempts(int(stats[3]), int(stats[4]), int(stats[5]), int(stats[8]),
