@@ -286,6 +286,8 @@ def frozen_state(c0, walls, occ, dead, goals, tmp, width, fstack):
 
 @njit(cache=True, inline="always")
 def _key(f, g, node):
+    if f > 0xFFFF:  # far beyond any representable solution (MAX_G): keep it last
+        f = 0xFFFF
     return (np.int64(f) << 47) | (np.int64(MAX_G - g) << 32) | np.int64(node)
 
 
@@ -383,6 +385,9 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     if bad or h >= UNREACHABLE:
         ctr[C_STATUS] = UNSOLVABLE
         return UNSOLVABLE
+    if h >= MAX_G:
+        ctr[C_STATUS] = LIMIT
+        return LIMIT
     bh = np.uint64(0)
     for i in range(nbox):
         nbox_pool[i] = wbox[i]
@@ -430,6 +435,9 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
         gu = MAX_G - np.int64((key >> 32) & np.int64(0x7FFF))
         if gu != ng[u]:
             continue  # stale entry: the node was reached more cheaply since
+        if gu + 1 >= MAX_G:  # longer solutions cannot be represented: unknown
+            ctr[C_STATUS] = LIMIT
+            return LIMIT
         done += 1
         ctr[C_EXPANDED] += 1
         base = u * nbox
