@@ -1,0 +1,111 @@
+"""Figures of issue 3 (symmetry line puzzles) as markdown tables.
+
+Run from the repository root:  python asv_bench/report_symmetry.py [--quick]
+
+1. Generation per size (5x5, 7x7, 9x9): median and p90 ms per puzzle, stage medians,
+   share of time in Z3 and in the counting DFS, DFS nodes per second, proof figures.
+2. The counting DFS's raw node rate (every corner-to-corner path of an empty 6x6 board).
+3. Z3 encodings: one Boolean per (step, point) with cardinality constraints against one
+   integer pair per step with ``distinct``, on the same path problems.
+Seeds are fixed (item_seed(20261130, i)); the machine is shared, so times are noisy.
+"""
+import argparse
+import os
+import platform
+import sys
+from statistics import median
+
+import numpy as np
+
+from levelforge.seeding import item_seed
+from levelforge.symmetry import Board, Generator
+from levelforge.symmetry.board import Workspace, board_arrays
+from levelforge.symmetry.zpath import solve_path
+from levelforge.timing import ms_since, now_ns
+
+SEED = 20261130
+TARGET_MS = {5: 20, 7: 250, 9: 5000}
+
+
+def generation(sizes):
+    print("## Generation (ms per puzzle, one process)\n")
+    print("| size | puzzles | median | p90 | max | target | path (Z3) | required | uniqueness "
+          "| reduction | split+figures | Z3 share | DFS share | DFS nodes/s | proof nodes "
+          "(median) | branch points (mean) | required+forbidden (mean) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for size, count in sizes:
+        gen = Generator(size)
+        gen.warm_up()
+        recs = [gen.generate(item_seed(SEED, i)).to_dict() for i in range(count)]
+        s = Generator.summarize(recs)
+        ms = np.array([r["elapsed_ms"] for r in recs])
+        med = lambda k: median(r["timings"][k] for r in recs)  # noqa: E731
+        proof = median(r["difficulty"]["proof_nodes"] for r in recs)
+        items = np.mean([r["difficulty"]["required"] + r["difficulty"]["forbidden"]
+                         for r in recs])
+        print(f"| {size}x{size} | {count} | {s['median_ms']:.1f} | {np.percentile(ms, 90):.1f} "
+              f"| {ms.max():.1f} | <= {TARGET_MS[size]} | {med('path'):.1f} "
+              f"| {med('required'):.2f} | {med('uniqueness'):.1f} | {med('reduction'):.1f} "
+              f"| {med('split'):.1f} | {100 * s['z3_share']:.0f}% | {100 * s['dfs_share']:.0f}% "
+              f"| {s['dfs_nodes_per_s'] / 1e6:.2f} M | {proof:.0f} "
+              f"| {s['mean_branch_points']:.1f} | {items:.1f} |", flush=True)
+    print()
+
+
+def kernel_rate():
+    ws = Workspace(6, max_solutions=0)
+    arrays = board_arrays(Board(6, (0, 0), (5, 5)), ws)
+    ws.count(*arrays, 10**9, 10**12)
+    runs = []
+    for _ in range(3):
+        t = now_ns()
+        count, nodes, _, _ = ws.count(*arrays, 10**9, 10**12)
+        runs.append((ms_since(t), nodes, count))
+    best = min(runs)
+    print("## Counting DFS raw rate\n")
+    print("| board | solutions | nodes | ms (best of 3) | nodes/s |")
+    print("|---|---|---|---|---|")
+    print(f"| empty 6x6, corner to corner | {best[2]} | {best[1]} | {best[0]:.0f} "
+          f"| {best[1] / best[0] / 1e3:.1f} M |\n", flush=True)
+
+
+def encodings(quick):
+    cases = [(4, (0, 0), (3, 0), 16), (5, (0, 0), (4, 0), 15), (5, (0, 0), (4, 0), 25),
+             (6, (0, 0), (5, 0), 20)]
+    if not quick:
+        cases.append((7, (0, 0), (6, 0), 25))
+    rlimit = 100_000_000
+    print(f"## Z3 encodings (same path problems; Z3 rlimit {rlimit:,} for both, median of 3 "
+          "seeds)\n")
+    print("| board | path points | Boolean ms | Boolean status | integer ms | integer status "
+          "| integer / Boolean |")
+    print("|---|---|---|---|---|---|---|")
+    for size, start, goal, length in cases:
+        row = {}
+        for enc in ("bool", "int"):
+            res = [solve_path(size, start, goal, length, seed=s, rlimit=rlimit, encoding=enc)
+                   for s in (1, 2, 3)]
+            row[enc] = (median(r.build_ms + r.check_ms for r in res),
+                        "/".join(sorted({r.status for r in res})))
+        ratio = row["int"][0] / row["bool"][0]
+        more = ">= " if row["int"][1] != "sat" else ""
+        print(f"| {size}x{size} | {length} | {row['bool'][0]:.1f} | {row['bool'][1]} "
+              f"| {row['int'][0]:.0f} | {row['int'][1]} | {more}{ratio:.0f}x |", flush=True)
+    print()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer puzzles, fewer Z3 cases")
+    args = ap.parse_args()
+    sizes = [(5, 20), (7, 10), (9, 5)] if args.quick else [(5, 100), (7, 50), (9, 20)]
+    print(f"# levelforge.symmetry figures ({platform.python_version()}, "
+          f"{os.cpu_count()} CPUs shared with other jobs; times are noisy)\n")
+    generation(sizes)
+    kernel_rate()
+    encodings(args.quick)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
