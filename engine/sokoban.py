@@ -100,10 +100,11 @@ def side_components(walls, width, comp, lab, queue):
 def push_distances(walls, goal_cells, width, dist, dead, sides, lab):
     """Push distance of every cell to every goal, and the dead squares.
 
-    ``dist[k, c]`` is the least number of pushes that bring a lone box from ``c`` onto
-    goal ``goal_cells[k]`` (other boxes ignored; the player starts on the best side of
-    the box but must walk around it between pushes), ``UNREACHABLE`` if none: a
-    breadth-first search of *pulls* from the goal over (box cell, player side) states.
+    ``dist[k, 4 * c + s]`` is the least number of pushes that bring a lone box from
+    ``c`` onto goal ``goal_cells[k]`` with the player next to it on side ``s`` (other
+    boxes ignored; the player walks around the box between pushes), ``UNREACHABLE`` if
+    none: a breadth-first search of *pulls* from the goal over (box cell, player side)
+    states. Sides the player can walk between share one distance.
     ``dead[c]`` is 1 for non-wall cells from which no goal is reachable by pushing (this
     covers dead corners), 0 elsewhere. ``sides`` is an int32 work array of ``12 * n``
     slots, ``lab`` an int64 work array of ``n``.
@@ -144,25 +145,51 @@ def push_distances(walls, goal_cells, width, dist, dead, sides, lab):
                     squeue[tail] = s2
                     tail += 1
         row = dist[gi]
-        for c in range(n):
-            best = UNREACHABLE
-            for k in range(4):
-                if sdist[4 * c + k] < best:
-                    best = sdist[4 * c + k]
-            row[c] = best
-            if best < UNREACHABLE:
-                dead[c] = 0
-        row[g] = 0
+        for s in range(4 * n):
+            row[s] = sdist[s]
+            if sdist[s] < UNREACHABLE:
+                dead[s >> 2] = 0
+        for k in range(4):
+            row[4 * g + k] = 0
         dead[g] = 0
 
 
 # --------------------------------------------------------------------------- heuristic
 
-@njit(cache=True)
-def matching_cost(boxes, nbox, dist, hu, hv, hp, hway, hminv, hused):
-    """Minimum-cost perfect matching of boxes to goals under ``dist`` (Hungarian method).
+@njit(cache=True, inline="always")
+def _box_cost(dist, goal, col):
+    if col >= 0:
+        return np.int64(dist[goal, col])
+    b4 = 4 * (-col - 1)
+    best = dist[goal, b4]
+    for k in range(1, 4):
+        if dist[goal, b4 + k] < best:
+            best = dist[goal, b4 + k]
+    return np.int64(best)
 
-    An admissible, consistent lower bound on the remaining pushes. Returns a value
+
+@njit(cache=True)
+def box_columns(boxes, nbox, stamp, epoch, width, cols):
+    """The distance column of each box for :func:`matching_cost`: ``4 * b + s`` for the
+    first side ``s`` of box ``b`` inside the player's region (``stamp == epoch``), or
+    ``-(b + 1)`` (best side) when the region touches no side of the box. Admissible:
+    until the box moves, the player can only ever reach the sides connected to the one
+    it reaches now (other boxes only block more)."""
+    for i in range(nbox):
+        b = boxes[i]
+        col = -(b + 1)
+        for k in range(4):
+            if stamp[b + _delta(k, width)] == epoch:
+                col = 4 * b + k
+                break
+        cols[i] = col
+
+
+@njit(cache=True)
+def matching_cost(cols, nbox, dist, hu, hv, hp, hway, hminv, hused):
+    """Minimum-cost perfect matching of boxes to goals (Hungarian method): box ``i``
+    costs ``dist[goal, cols[i]]`` (see :func:`box_columns`; a negative column takes the
+    best side). An admissible lower bound on the remaining pushes. Returns a value
     ``>= UNREACHABLE`` when no matching exists (the state is then a deadlock).
     Work arrays have ``nbox + 1`` slots each.
     """
@@ -183,10 +210,10 @@ def matching_cost(boxes, nbox, dist, hu, hv, hp, hway, hminv, hused):
             i0 = hp[j0]
             delta = _BIG
             j1 = 0
-            cell = boxes[i0 - 1]
+            col = cols[i0 - 1]
             for j in range(1, n + 1):
                 if hused[j] == 0:
-                    cur = np.int64(dist[j - 1, cell]) - hu[i0] - hv[j]
+                    cur = _box_cost(dist, j - 1, col) - hu[i0] - hv[j]
                     if cur < hminv[j]:
                         hminv[j] = cur
                         hway[j] = j0
@@ -344,7 +371,7 @@ def _region_min(blk, width, start, stamp, ctr, slot, queue):
 def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
                  nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
                  occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-                 hu, hv, hp, hway, hminv, hused, fstack):
+                 hu, hv, hp, hway, hminv, hused, fstack, hside):
     """Reset the search workspace and insert the start state (box cells ``boxes[:nbox]``,
     player cell ``player``) with a node cap ``cap``. Returns the status: RUNNING,
     SOLVED (already solved) or UNSOLVABLE (a dead square, frozen box or no matching)."""
@@ -381,7 +408,8 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     for i in range(nbox):
         occ[wbox[i]] = 0
         blk[wbox[i]] = 0
-    h = matching_cost(wbox, nbox, dist, hu, hv, hp, hway, hminv, hused)
+    box_columns(wbox, nbox, stamp2, ctr[C_FILL2], width, hside)
+    h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
     if bad or h >= UNREACHABLE:
         ctr[C_STATUS] = UNSOLVABLE
         return UNSOLVABLE
@@ -414,7 +442,7 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
 def search_run(budget, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-               hu, hv, hp, hway, hminv, hused, fstack):
+               hu, hv, hp, hway, hminv, hused, fstack, hside):
     """Continue the A* search for at most ``budget`` expansions. Returns the status:
     RUNNING (budget used up; call again), SOLVED (``ctr[C_GOAL]`` is the solved node),
     UNSOLVABLE (the open list is exhausted: proved) or LIMIT (node pool or heap full)."""
@@ -475,10 +503,11 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                         wbox[k] = wbox[k - 1]
                         k -= 1
                     wbox[k] = t
-                    h = matching_cost(wbox, nbox, dist, hu, hv, hp, hway, hminv, hused)
+                    norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
+                    box_columns(wbox, nbox, stamp2, ctr[C_FILL2], width, hside)
+                    h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
                     if h < UNREACHABLE:
                         bh = nhash[u] ^ zob[0, b] ^ zob[0, t]
-                        norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
                         slot = np.int64((bh ^ zob[1, norm]) & np.uint64(mask))
                         found = -1
                         while tstamp[slot] == tepoch:
@@ -728,7 +757,7 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
                    walls, goals, dead, dist, goal_cells, cells, cand, sides, lab,
                    nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
                    occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-                   hu, hv, hp, hway, hminv, hused, fstack, prev, chain,
+                   hu, hv, hp, hway, hminv, hused, fstack, hside, prev, chain,
                    best_walls, best_goals, best_boxes, stats, out):
     """Reverse-play generator (see :func:`levelforge.sokoban.generate`).
 
@@ -791,13 +820,15 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
                 st = search_start(chain, nbox, player, node_cap, walls, goals, dead, dist,
                                   zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
                                   heap, table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
-                                  queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack)
+                                  queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
+                                  fstack, hside)
                 stats[5] += 1
                 if st == RUNNING:
                     st = search_run(1 << 40, walls, goals, dead, dist, zob, width,
                                     nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
                                     table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
-                                    queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack)
+                                    queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
+                                    fstack, hside)
                 stats[6] += ctr[C_NODES]
                 for i in range(nbox):
                     occ[chain[i]] = 1
@@ -850,12 +881,14 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
         st = search_start(best_boxes, nbox, best_player, node_cap, walls, goals, dead, dist,
                           zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
                           heap, table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
-                          queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack)
+                          queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack,
+                          hside)
         if st == RUNNING:
             search_run(1 << 40, walls, goals, dead, dist, zob, width,
                        nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
                        table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
-                       queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack)
+                       queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack,
+                       hside)
     for c in range(n):
         occ[c] = 0
     stats[2] = reconstruct(best_walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2,

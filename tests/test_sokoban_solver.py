@@ -88,7 +88,7 @@ def test_solved_levels_from_reverse_play_match_naive_bfs():
         assert naive.bfs_pushes(r.level) == r.pushes
 
 
-@pytest.mark.parametrize("case", range(60))
+@pytest.mark.parametrize("case", range(40))
 def test_push_distances_and_dead_squares_match_naive(case):
     rng = np.random.default_rng(5000 + case)
     level = random_level(rng, wall_p=0.25)
@@ -97,7 +97,7 @@ def test_push_distances_and_dead_squares_match_naive(case):
     walls, goals, _, _ = level.arrays()
     w = level.width
     goal_cells = np.flatnonzero(goals).astype(np.int32)
-    dist = np.empty((goal_cells.size, walls.size), np.int32)
+    dist = np.empty((goal_cells.size, 4 * walls.size), np.int32)
     dead = np.empty(walls.size, np.uint8)
     K.push_distances(walls, goal_cells, w, dist, dead, np.zeros(12 * walls.size, np.int32),
                      np.zeros(walls.size, np.int64))
@@ -109,7 +109,16 @@ def test_push_distances_and_dead_squares_match_naive(case):
             if cell in level.walls:
                 continue
             d = naive.push_distance(level.walls, cell, goal, floor)
-            assert dist[k, c] == (K.UNREACHABLE if d == naive.INF else d)
+            assert dist[k, 4 * c:4 * c + 4].min() == (K.UNREACHABLE if d == naive.INF else d)
+            if cell == goal:
+                continue
+            for side, step in enumerate(naive.DIRS.values()):  # order u, l, r, d
+                start = naive.add(cell, step)
+                if start in level.walls:
+                    assert dist[k, 4 * c + side] == K.UNREACHABLE
+                    continue
+                d = naive.push_distance(level.walls, cell, goal, [start])
+                assert dist[k, 4 * c + side] == (K.UNREACHABLE if d == naive.INF else d)
     expected_dead = naive.dead_squares(level.walls, level.goals, cells)
     assert {cells[c] for c in np.flatnonzero(dead)} == expected_dead
 
@@ -120,18 +129,21 @@ def test_push_distances_and_dead_squares_match_naive(case):
                        min_size=n, max_size=n)))
 def test_matching_heuristic_matches_brute_force_minimum(costs):
     n = len(costs)
-    # goal k's distance row: box i sits on cell i
-    dist = np.array([[costs[i][k] for i in range(n)] for k in range(n)], np.int32)
-    boxes = np.arange(n, dtype=np.int16)
+    # goal k's distance row: box i sits on cell i; its four sides cost 0, 1, 2, 3 more
+    dist = np.array([[costs[i][k] + s for i in range(n) for s in range(4)]
+                     for k in range(n)], np.int32)
     work = [np.zeros(n + 1, np.int64) for _ in range(6)]
-    assert K.matching_cost(boxes, n, dist, *work) == naive.matching(costs)
+    best_side = -np.arange(1, n + 1)  # -(cell + 1): the best side
+    assert K.matching_cost(best_side, n, dist, *work) == naive.matching(costs)
+    side2 = 4 * np.arange(n) + 2  # side 2 of every box: 2 more each
+    assert K.matching_cost(side2, n, dist, *work) == naive.matching(costs) + 2 * n
 
 
 def test_matching_heuristic_reports_no_matching_as_unreachable():
     big = K.UNREACHABLE
-    dist = np.array([[1, 2], [big, big]], np.int32)  # goal 1 unreachable from both boxes
+    dist = np.array([[1] * 4 + [2] * 4, [big] * 8], np.int32)  # goal 1: unreachable
     work = [np.zeros(3, np.int64) for _ in range(6)]
-    assert K.matching_cost(np.arange(2, dtype=np.int16), 2, dist, *work) >= big
+    assert K.matching_cost(np.array([-1, -2]), 2, dist, *work) >= big
 
 
 @pytest.mark.parametrize("case", range(120))

@@ -112,8 +112,8 @@ class Generator:
     pulls at random. After ``skip`` pulls (default ``lo``: the optimum cannot exceed the
     pull count) it measures the optimum every ``every`` pulls with the solver capped at
     ``node_cap`` states: inside the range it stops; past ``hi``, at the cap (unknown, not
-    unsolvable) or after ``max_pulls`` pulls it leaves the board. Up to ``rebuilds`` boards, then the
-    closest solvable candidate, then fewer inner walls; only then
+    unsolvable) or after ``max_pulls`` pulls it leaves the board. Up to ``rebuilds``
+    boards, then the closest solvable candidate, then fewer inner walls; only then
     :class:`~levelforge.GenerationError`.
 
     >>> gen = Generator(width=7, height=7, boxes=2, pushes=(4, 8))
@@ -160,7 +160,7 @@ class Generator:
             n = self.width * self.height
             ws = Workspace().ensure(n, self.boxes, self.node_cap)
             ws.gen = (np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint8),
-                      np.zeros((self.boxes, n), np.int32), np.zeros(self.boxes, np.int32),
+                      np.zeros((self.boxes, 4 * n), np.int32), np.zeros(self.boxes, np.int32),
                       np.zeros(n, np.int32), np.zeros(4 * n, np.int32))
             ws.best = (np.zeros(n, np.uint8), np.zeros(n, np.uint8),
                        np.zeros(self.boxes, np.int32), np.zeros(16, np.int64),

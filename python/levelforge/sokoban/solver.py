@@ -106,11 +106,11 @@ class Workspace:
         if boxes > self.boxes:
             self.boxes = max(boxes, 4, 2 * self.boxes if self.nodes else 0)
             self.wbox = np.zeros(self.boxes, np.int16)
-            self.hung = [np.zeros(self.boxes + 1, np.int64) for _ in range(7)]
+            self.hung = [np.zeros(self.boxes + 1, np.int64) for _ in range(8)]
         if nodes > self.nodes or self.pool.shape[0] < nodes * boxes:
             self._grow(nodes, boxes)
-        if self.distbuf.shape[0] < self.boxes * self.cells:
-            self.distbuf = np.zeros(self.boxes * self.cells, np.int32)
+        if self.distbuf.shape[0] < 4 * self.boxes * self.cells:
+            self.distbuf = np.zeros(4 * self.boxes * self.cells, np.int32)
         return self
 
     def _grow(self, nodes, boxes):
@@ -201,7 +201,7 @@ class Solver:
         if nbox == 0:
             return SolveResult(SOLVED, 0, 0, "", 1, 0, ms_since(start))
         n = walls.shape[0]
-        dist = ws.distbuf[:nbox * n].reshape(nbox, n)  # C-contiguous, no copy
+        dist = ws.distbuf[:4 * nbox * n].reshape(nbox, 4 * n)  # C-contiguous, no copy
         dead = ws.dead[:n]
         _k.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab)
         arrays = ws.search_arrays()
