@@ -82,15 +82,20 @@ def test_check_rejects_malformed_paths(path, message):
 def test_json_round_trip_and_errors():
     a = Board(4, (0, 0), (3, 3), {(1, 1)}, {((0, 0), (1, 0))})
     b = Board(4, (3, 0), (0, 3), {(2, 2)})
-    p = Puzzle(4, a, b, solution=((0, 0), (0, 1)), seed=5, strategy="DEFAULT",
+    answer = ((0, 0), (0, 1), (1, 1), (1, 2), (2, 2), (2, 3), (3, 3))
+    p = Puzzle(4, a, b, solution=answer, seed=5, strategy="DEFAULT",
                timings={"path": 1.5}, difficulty={"proof_nodes": 3})
     q = Puzzle.from_json(p.to_json())
     assert q.to_json() == p.to_json()
-    assert q.board_a == a and q.board_b == b and q.solution == ((0, 0), (0, 1))
+    assert q.board_a == a and q.board_b == b and q.solution == answer
     assert json.loads(p.to_json()) == p.to_dict()
     assert "timings" not in p.to_dict(include_timings=False)
     with pytest.raises(LevelFormatError, match="line 7"):
         Puzzle.from_json("{not json", line=7)
+    wrong = p.to_dict()
+    wrong["solution"] = [[0, 0], [1, 0], [2, 0], [3, 0], [3, 1], [3, 2], [3, 3]]
+    with pytest.raises(LevelFormatError, match="does not solve"):
+        Puzzle.from_dict(wrong)
     bad = p.to_dict()
     bad["board_b"]["start"] = [0, 0]
     with pytest.raises(LevelFormatError, match="mirror"):

@@ -4,9 +4,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from levelforge import ConfigError
-from levelforge.engine import paths
 from levelforge.symmetry import Board, count_solutions
-from levelforge.symmetry.board import Workspace, board_arrays
+from levelforge.symmetry.board import AT_LIMIT, EXACT, NODE_CAP, Workspace, board_arrays
 
 from naive_symmetry import all_paths, branch_profile, count_paths
 
@@ -83,7 +82,7 @@ def test_count_paths_records_real_solutions(case):
     count, nodes, status, sols = ws.count(start, goal, adj, req, 2, 10**9)
     every = all_paths(4, board.start, board.goal, board.required, board.forbidden)
     assert count == min(len(every), 2)
-    assert status == (paths.AT_LIMIT if len(every) >= 2 else paths.COMPLETE)
+    assert status == (AT_LIMIT if len(every) >= 2 else EXACT)
     assert nodes >= 1
     got = [[board.point(i) for i in s] for s in sols]
     assert len(got) == count
@@ -97,7 +96,7 @@ def test_count_paths_node_cap_is_reported_not_taken_for_a_count():
     ws = Workspace(6, max_solutions=2)
     start, goal, adj, req = board_arrays(board, ws)
     count, nodes, status, _ = ws.count(start, goal, adj, req, 10**9, 1000)
-    assert status == paths.NODE_CAP
+    assert status == NODE_CAP
     assert nodes == 1000
     assert count < 1262816
 

@@ -10,6 +10,7 @@ required point and uses no forbidden edge.
 12
 """
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -18,7 +19,19 @@ from ..errors import ConfigError, LevelFormatError
 
 MIN_SIZE = 1
 MAX_SIZE = 9
-_COMPLETE, _AT_LIMIT, _NODE_CAP = _k.COMPLETE, _k.AT_LIMIT, _k.NODE_CAP
+EXACT, AT_LIMIT, NODE_CAP = "exact", "at_limit", "node_cap"
+_STATUS = {_k.COMPLETE: EXACT, _k.AT_LIMIT: AT_LIMIT, _k.NODE_CAP: NODE_CAP}
+
+
+class CountResult(NamedTuple):
+    """One counting-DFS run: ``count`` (exact when ``status`` is ``exact``; ``at_limit``:
+    the limit was reached; ``node_cap``: stopped at the node cap, a lower bound), search
+    ``nodes``, and the first solutions found (flat point indices)."""
+
+    count: int
+    nodes: int
+    status: str
+    solutions: list
 
 
 def _point(value, size, what):
@@ -101,9 +114,9 @@ class Board:
         except TypeError:
             raise ConfigError("required and forbidden must be collections") from None
         object.__setattr__(self, "required", frozenset(
-            _point(p, size, f"required point {i}") for i, p in enumerate(sorted(req, key=repr))))
+            _point(p, size, f"required point {i}") for i, p in enumerate(req)))
         object.__setattr__(self, "forbidden", frozenset(
-            _edge(e, size, f"forbidden edge {i}") for i, e in enumerate(sorted(forb, key=repr))))
+            _edge(e, size, f"forbidden edge {i}") for i, e in enumerate(forb)))
 
     def index(self, point):
         """The flat index ``y * N + x`` of a point."""
@@ -202,13 +215,13 @@ class Workspace:
         return adj, req
 
     def count(self, start, goal, adj, req, limit, max_nodes):
-        """Run the counting DFS; returns ``(count, nodes, status, solutions)``."""
+        """Run the counting DFS; returns a :class:`CountResult`."""
         _k.count_paths(adj, start, goal, req, limit, max_nodes, self.sols, self.sol_len,
                        self.vis, self.stack_pt, self.stack_k, self.stamp, self.queue, self.stats)
         count, nodes, status = (int(v) for v in self.stats)
         found = [self.sols[i, :self.sol_len[i]].tolist()
                  for i in range(min(count, self.sols.shape[0]))]
-        return count, nodes, status, found
+        return CountResult(count, nodes, _STATUS[status], found)
 
     def profile(self, start, goal, adj, req, path):
         """Branch-point figures of a solution ``path`` (flat indices)."""
@@ -255,5 +268,4 @@ def count_solutions(board, limit=2):
         raise ConfigError(f"limit must be a positive integer, got {limit!r}")
     ws = Workspace(board.size, max_solutions=0)
     start, goal, adj, req = board_arrays(board, ws)
-    count, _, _, _ = ws.count(start, goal, adj, req, int(limit), np.iinfo(np.int64).max)
-    return count
+    return ws.count(start, goal, adj, req, int(limit), np.iinfo(np.int64).max).count

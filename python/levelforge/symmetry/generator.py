@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import ConfigError, GenerationError
 from ..seeding import check_seed
 from ..timing import ms_since, now_ns
-from .board import Board, Workspace, _COMPLETE, _NODE_CAP, count_solutions  # noqa: F401
+from .board import EXACT, NODE_CAP, Board, Workspace, count_solutions  # noqa: F401
 from .puzzle import Puzzle, split_items
 from .zpath import SAT, longest_path_points, solve_path
 
@@ -68,9 +68,11 @@ class Generator:
 
     ``strategy`` fixes the waypoint strategy (a :class:`Strategy` or its name; None picks
     one per puzzle from the seed). ``rlimit`` is Z3's deterministic resource limit per
-    solve; ``max_nodes`` caps each counting-DFS run (deterministic too); ``required_share``
-    is the share of the answer's points first made required (reduction removes the
-    unneeded ones).
+    solve (reaching it shortens the path by 2, like UNSAT). ``max_nodes`` caps each
+    counting-DFS run, deterministically: a capped run while forbidding edges pins one more
+    early answer point and forbids one early non-answer edge; a capped reduction trial
+    keeps its condition. ``required_share`` is the share of the answer's points first made
+    required (reduction removes the unneeded ones).
 
     >>> g = Generator(5, strategy="CORNER_FIRST")
     >>> g.warm_up()
@@ -206,7 +208,7 @@ class _Run:
 
     def _unique(self, required, forbidden):
         count, _, status, _ = self._count(required, forbidden)
-        return status == _COMPLETE and count == 1
+        return status == EXACT and count == 1
 
     # -- stages ----------------------------------------------------------------------
     def build(self):
@@ -233,7 +235,7 @@ class _Run:
 
         t = now_ns()
         count, proof_nodes, status, _ = self._count(required, forbidden)
-        if not (status == _COMPLETE and count == 1):
+        if not (status == EXACT and count == 1):
             raise GenerationError(f"seed {self.seed}: uniqueness lost after reduction")
         adj, req = self.ws.arrays(self.s, self.g, required, forbidden)
         prof = self.ws.profile(self.s, self.g, adj, req, flat)
@@ -329,11 +331,11 @@ class _Run:
         rounds = caps = 0
         while True:
             count, _, status, sols = self._count(required, forbidden)
-            if status == _COMPLETE:
+            if status == EXACT:
                 if count == 1:
                     return required, sorted(forbidden), rounds, caps
                 raise GenerationError(f"seed {self.seed}: the answer is not a solution")
-            if status == _NODE_CAP:
+            if status == NODE_CAP:
                 # Too open to settle within the node cap. The search tree is widest near
                 # the start, so pin an answer point and forbid a non-answer edge there.
                 early = flat[:max(2, len(flat) // 3)]

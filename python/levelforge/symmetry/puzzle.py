@@ -6,7 +6,7 @@ board: A's conditions plus the mirror of B's.
 
 >>> a = Board(3, (0, 0), (2, 2), required={(1, 1)})
 >>> b = Board(3, (2, 0), (0, 2), forbidden={((1, 0), (2, 0))})
->>> p = Puzzle(3, a, b, solution=((0, 0), (1, 0), (1, 1), (1, 2), (2, 2)))
+>>> p = Puzzle(3, a, b, solution=((0, 0), (0, 1), (1, 1), (1, 2), (2, 2)))
 >>> sorted(p.master().forbidden)
 [((0, 0), (1, 0))]
 >>> p.check([(0, 0), (0, 1), (1, 1), (2, 1), (2, 2)])
@@ -28,7 +28,13 @@ class Puzzle:
     ``timings`` holds the stage times in ms (``path``, ``required``, ``uniqueness``,
     ``reduction``, ``split``, and ``z3``/``dfs`` totals); ``difficulty`` the figures
     (branch points, DFS nodes of the uniqueness proof, counts); ``config`` the generator
-    settings. Construction checks that B's start and goal mirror A's.
+    settings. Construction checks that B's start and goal mirror A's and that a given
+    solution solves the puzzle.
+
+    >>> p = Puzzle(2, Board(2, (0, 0), (1, 0)), Board(2, (1, 0), (0, 0), required={(1, 1)}),
+    ...            solution=[(0, 0), (0, 1), (1, 1), (1, 0)])
+    >>> p.master().required, p.check([(0, 0), (1, 0)])
+    (frozenset({(0, 1)}), False)
     """
 
     size: int
@@ -60,6 +66,8 @@ class Puzzle:
         except TypeError:
             raise ConfigError("solution must be a sequence of points") from None
         object.__setattr__(self, "solution", sol)
+        if sol and not self.master().check(sol):
+            raise ConfigError("the solution does not solve the puzzle (both boards at once)")
 
     def master(self):
         """The board the puzzle is judged on: A's conditions plus the mirror of B's.
@@ -73,7 +81,12 @@ class Puzzle:
                      a.forbidden | b.forbidden)
 
     def check(self, path):
-        """True if ``path`` (points drawn on A) solves both boards at once."""
+        """True if ``path`` (points drawn on A) solves both boards at once; a malformed
+        path raises ConfigError.
+
+        >>> Puzzle(2, Board(2, (0, 0), (1, 0)), Board(2, (1, 0), (0, 0))).check([(0, 0), (1, 0)])
+        True
+        """
         return self.master().check(path)
 
     def to_dict(self, include_timings=True):
