@@ -105,7 +105,8 @@ def _push_range(pushes):
 class Generator:
     """A configured generator with its own work arrays (picklable; arrays rebuilt lazily).
 
-    ``width`` and ``height`` include the outer wall (a 7x7 board has a 5x5 floor).
+    ``width`` and ``height`` include the outer wall (a 7x7 board has a 5x5 floor); each
+    is 3 to ``MAX_SIDE`` (64). ``boxes`` is 1 to 32 and below the floor size.
     ``pushes=(lo, hi)`` is the target range of the push-optimal length. The generator
     builds the solved room (border walls, ``inner_walls`` random inner walls that keep
     the floor connected, a box on every goal, the player on a free cell), then walks and
