@@ -30,9 +30,9 @@ TARGET_MS = {5: 20, 7: 250, 9: 5000}
 def generation(sizes):
     print("## Generation (ms per puzzle, one process)\n")
     print("| size | puzzles | median | p90 | max | target | path (Z3) | required | uniqueness "
-          "| reduction | split+figures | Z3 share | DFS share | DFS nodes/s | proof nodes "
+          "| reduction | proof+figures | A/B split | Z3 share | DFS share | DFS nodes/s | proof nodes "
           "(median) | branch points (mean) | required+forbidden (mean) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for size, count in sizes:
         gen = Generator(size)
         gen.warm_up()
@@ -46,7 +46,7 @@ def generation(sizes):
         print(f"| {size}x{size} | {count} | {s['median_ms']:.1f} | {np.percentile(ms, 90):.1f} "
               f"| {ms.max():.1f} | <= {TARGET_MS[size]} | {med('path'):.1f} "
               f"| {med('required'):.2f} | {med('uniqueness'):.1f} | {med('reduction'):.1f} "
-              f"| {med('split'):.1f} | {100 * s['z3_share']:.0f}% | {100 * s['dfs_share']:.0f}% "
+              f"| {med('proof'):.1f} | {med('split'):.1f} | {100 * s['z3_share']:.0f}% | {100 * s['dfs_share']:.0f}% "
               f"| {s['dfs_nodes_per_s'] / 1e6:.2f} M | {proof:.0f} "
               f"| {s['mean_branch_points']:.1f} | {items:.1f} |", flush=True)
     print()

@@ -194,7 +194,7 @@ class _Run:
         self.ws = gen._workspace()
         self.rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0x5113,)))
         self.timings = {"path": 0.0, "required": 0.0, "uniqueness": 0.0, "reduction": 0.0,
-                        "split": 0.0, "z3": 0.0, "dfs": 0.0}
+                        "proof": 0.0, "split": 0.0, "z3": 0.0, "dfs": 0.0}
         self.dfs_nodes = 0
 
     # -- helpers -------------------------------------------------------------------
@@ -203,12 +203,12 @@ class _Run:
         adj, req = self.ws.arrays(self.s, self.g, required, forbidden)
         res = self.ws.count(self.s, self.g, adj, req, limit, self.gen.max_nodes)
         self.timings["dfs"] += ms_since(t)
-        self.dfs_nodes += res[1]
+        self.dfs_nodes += res.nodes
         return res
 
     def _unique(self, required, forbidden):
-        count, _, status, _ = self._count(required, forbidden)
-        return status == EXACT and count == 1
+        res = self._count(required, forbidden)
+        return res.status == EXACT and res.count == 1
 
     # -- stages ----------------------------------------------------------------------
     def build(self):
@@ -234,11 +234,14 @@ class _Run:
         self.timings["reduction"] = ms_since(t)
 
         t = now_ns()
-        count, proof_nodes, status, _ = self._count(required, forbidden)
-        if not (status == EXACT and count == 1):
+        proof = self._count(required, forbidden)
+        if not (proof.status == EXACT and proof.count == 1):
             raise GenerationError(f"seed {self.seed}: uniqueness lost after reduction")
         adj, req = self.ws.arrays(self.s, self.g, required, forbidden)
         prof = self.ws.profile(self.s, self.g, adj, req, flat)
+        self.timings["proof"] = ms_since(t)
+
+        t = now_ns()
         board_a, board_b, a_uni, b_uni = self._split(required, forbidden)
         self.timings["split"] = ms_since(t)
 
@@ -254,7 +257,7 @@ class _Run:
             "branch_points": prof[0],
             "viable_branch_points": prof[1],
             "viable_alternatives": prof[2],
-            "proof_nodes": proof_nodes,
+            "proof_nodes": proof.nodes,
             "dfs_nodes_total": self.dfs_nodes,
             "a_alone_unique": a_uni,
             "b_alone_unique": b_uni,
@@ -330,7 +333,7 @@ class _Run:
         required = list(required)
         rounds = caps = 0
         while True:
-            count, _, status, sols = self._count(required, forbidden)
+            count, _, status, sols = self._count(required, forbidden)  # a CountResult
             if status == EXACT:
                 if count == 1:
                     return required, sorted(forbidden), rounds, caps

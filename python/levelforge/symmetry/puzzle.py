@@ -26,9 +26,9 @@ class Puzzle:
     """Two mirrored boards and the answer ``solution`` (points on A).
 
     ``timings`` holds the stage times in ms (``path``, ``required``, ``uniqueness``,
-    ``reduction``, ``split``, and ``z3``/``dfs`` totals); ``difficulty`` the figures
-    (branch points, DFS nodes of the uniqueness proof, counts); ``config`` the generator
-    settings. Construction checks that B's start and goal mirror A's and that a given
+    ``reduction``, ``proof`` (final proof and figures), ``split``, and the ``z3`` and
+    ``dfs`` totals); ``difficulty`` the figures (branch points, DFS nodes of the uniqueness
+    proof, counts); ``config`` the generator settings. Construction checks that B's start and goal mirror A's and that a given
     solution solves the puzzle.
 
     >>> p = Puzzle(2, Board(2, (0, 0), (1, 0)), Board(2, (1, 0), (0, 0), required={(1, 1)}),
