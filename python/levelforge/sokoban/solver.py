@@ -31,7 +31,7 @@ DEFAULT_MAX_NODES = 1_000_000
 """Default cap on stored search states; reaching it returns status ``limit``."""
 MAX_NODES = 1 << 26
 """Largest accepted ``max_nodes``."""
-_BUDGET = 4096  # expansions between two looks at the clock
+_BUDGET = 512  # expansions between two looks at the clock
 
 
 @dataclass(frozen=True)
