@@ -84,6 +84,21 @@ def test_answer_path_is_the_longest_the_colour_bound_allows_then_shortened_by_tw
                 assert got == bound
 
 
+def test_z3_resource_limit_shortens_the_path_and_stays_deterministic():
+    gen = Generator(6, rlimit=40_000)  # too small for the longest paths of 6x6
+    for seed in range(3):
+        p = gen.generate(seed)
+        bound = p.difficulty["longest_possible"]
+        assert p.difficulty["z3_attempts"] > 1
+        assert len(p.solution) < bound and (bound - len(p.solution)) % 2 == 0
+        assert set(p.waypoints) <= set(p.solution)
+        m = p.master()
+        assert count_paths(6, m.start, m.goal, m.required, m.forbidden, limit=2,
+                           prune=True) == 1
+        again = Generator(6, rlimit=40_000).generate(seed)
+        assert again.to_json(include_timings=False) == p.to_json(include_timings=False)
+
+
 def test_reduction_leaves_no_removable_condition():
     for seed in range(6):
         p = _gen(5).generate(seed)
