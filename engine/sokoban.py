@@ -57,17 +57,22 @@ def _delta(d, width):
 # --------------------------------------------------------------------------- board analysis
 
 @njit(cache=True)
-def side_components(walls, width, comp, lab, queue):
+def side_components(walls, width, comp, lab, queue, compof):
     """Which sides of a box the player can walk between: with only the box on ``b``
     blocking, ``comp[4 * b + k]`` is the smallest side index ``k'`` whose neighbour cell
-    is connected to side ``k``'s neighbour, -1 where that neighbour is a wall.
-    ``lab`` (int64, one per cell) and ``queue`` (one per cell) are work arrays."""
+    is connected to side ``k``'s neighbour, -1 where that neighbour is a wall; and
+    ``compof[b * n + c]`` is that side index for the component holding cell ``c`` (-1
+    when ``c`` touches no side of ``b``). ``lab`` (int64, one per cell) and ``queue``
+    (one per cell) are work arrays; ``compof`` (int8) has ``n * n`` slots."""
     n = walls.shape[0]
     for c in range(n):
         lab[c] = 0
     for b in range(n):
         for k in range(4):
             comp[4 * b + k] = -1
+        row = b * n
+        for c in range(n):
+            compof[row + c] = -1
         if walls[b]:
             continue
         for k in range(4):
@@ -87,6 +92,7 @@ def side_components(walls, width, comp, lab, queue):
             while head < tail:
                 c = queue[head]
                 head += 1
+                compof[row + c] = k
                 for d in range(4):
                     nb = c + _delta(d, width)
                     if nb == b or walls[nb] or lab[nb] == epoch:
@@ -97,7 +103,7 @@ def side_components(walls, width, comp, lab, queue):
 
 
 @njit(cache=True)
-def push_distances(walls, goal_cells, width, dist, dead, sides, lab):
+def push_distances(walls, goal_cells, width, dist, dead, sides, lab, compof):
     """Push distance of every cell to every goal, and the dead squares.
 
     ``dist[k, 4 * c + s]`` is the least number of pushes that bring a lone box from
@@ -107,13 +113,14 @@ def push_distances(walls, goal_cells, width, dist, dead, sides, lab):
     states. Sides the player can walk between share one distance.
     ``dead[c]`` is 1 for non-wall cells from which no goal is reachable by pushing (this
     covers dead corners), 0 elsewhere. ``sides`` is an int32 work array of ``12 * n``
-    slots, ``lab`` an int64 work array of ``n``.
+    slots, ``lab`` an int64 work array of ``n``; ``compof`` receives the side component
+    of every cell for every box cell (see :func:`side_components`).
     """
     n = walls.shape[0]
     comp = sides[:4 * n]
     sdist = sides[4 * n:8 * n]
     squeue = sides[8 * n:12 * n]
-    side_components(walls, width, comp, lab, squeue)
+    side_components(walls, width, comp, lab, squeue, compof)
     for c in range(n):
         dead[c] = 0 if walls[c] else 1
     for gi in range(goal_cells.shape[0]):
@@ -169,20 +176,17 @@ def _box_cost(dist, goal, col):
 
 
 @njit(cache=True)
-def box_columns(boxes, nbox, stamp, epoch, width, cols):
-    """The distance column of each box for :func:`matching_cost`: ``4 * b + s`` for the
-    first side ``s`` of box ``b`` inside the player's region (``stamp == epoch``), or
-    ``-(b + 1)`` (best side) when the region touches no side of the box. Admissible:
-    until the box moves, the player can only ever reach the sides connected to the one
-    it reaches now (other boxes only block more)."""
+def box_columns(boxes, nbox, player, compof, n, cols):
+    """The distance column of each box for :func:`matching_cost`: ``4 * b + s`` where
+    ``s`` is the side of box ``b`` the player reaches with ``b`` as the only obstacle
+    (``compof``), or ``-(b + 1)`` (best side) when the player can reach no side of it.
+    Admissible, since other boxes only block more; consistent, since until the box
+    moves the player never leaves that component, and the pushed box's new side is
+    where the player stands after the push."""
     for i in range(nbox):
         b = boxes[i]
-        col = -(b + 1)
-        for k in range(4):
-            if stamp[b + _delta(k, width)] == epoch:
-                col = 4 * b + k
-                break
-        cols[i] = col
+        k = compof[b * n + player]
+        cols[i] = 4 * b + k if k >= 0 else -(b + 1)
 
 
 @njit(cache=True)
@@ -371,7 +375,7 @@ def _region_min(blk, width, start, stamp, ctr, slot, queue):
 def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
                  nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
                  occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-                 hu, hv, hp, hway, hminv, hused, fstack, hside):
+                 hu, hv, hp, hway, hminv, hused, fstack, hside, compof):
     """Reset the search workspace and insert the start state (box cells ``boxes[:nbox]``,
     player cell ``player``) with a node cap ``cap``. Returns the status: RUNNING,
     SOLVED (already solved) or UNSOLVABLE (a dead square, frozen box or no matching)."""
@@ -408,7 +412,7 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     for i in range(nbox):
         occ[wbox[i]] = 0
         blk[wbox[i]] = 0
-    box_columns(wbox, nbox, stamp2, ctr[C_FILL2], width, hside)
+    box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
     h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
     if bad or h >= UNREACHABLE:
         ctr[C_STATUS] = UNSOLVABLE
@@ -442,7 +446,7 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
 def search_run(budget, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-               hu, hv, hp, hway, hminv, hused, fstack, hside):
+               hu, hv, hp, hway, hminv, hused, fstack, hside, compof):
     """Continue the A* search for at most ``budget`` expansions. Returns the status:
     RUNNING (budget used up; call again), SOLVED (``ctr[C_GOAL]`` is the solved node),
     UNSOLVABLE (the open list is exhausted: proved) or LIMIT (node pool or heap full)."""
@@ -504,7 +508,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                         k -= 1
                     wbox[k] = t
                     norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
-                    box_columns(wbox, nbox, stamp2, ctr[C_FILL2], width, hside)
+                    box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
                     h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
                     if h < UNREACHABLE:
                         bh = nhash[u] ^ zob[0, b] ^ zob[0, t]
@@ -757,7 +761,7 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
                    walls, goals, dead, dist, goal_cells, cells, cand, sides, lab,
                    nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
                    occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-                   hu, hv, hp, hway, hminv, hused, fstack, hside, prev, chain,
+                   hu, hv, hp, hway, hminv, hused, fstack, hside, compof, prev, chain,
                    best_walls, best_goals, best_boxes, stats, out):
     """Reverse-play generator (see :func:`levelforge.sokoban.generate`).
 
@@ -787,7 +791,7 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
                 if goals[c]:
                     goal_cells[ng_] = c
                     ng_ += 1
-            push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab)
+            push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab, compof)
             pulls = 0
             stop = False
             while not stop:
@@ -821,14 +825,14 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
                                   zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
                                   heap, table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
                                   queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
-                                  fstack, hside)
+                                  fstack, hside, compof)
                 stats[5] += 1
                 if st == RUNNING:
                     st = search_run(1 << 40, walls, goals, dead, dist, zob, width,
                                     nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
                                     table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
                                     queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
-                                    fstack, hside)
+                                    fstack, hside, compof)
                 stats[6] += ctr[C_NODES]
                 for i in range(nbox):
                     occ[chain[i]] = 1
@@ -877,18 +881,18 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
             if goals[c]:
                 goal_cells[k] = c
                 k += 1
-        push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab)
+        push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab, compof)
         st = search_start(best_boxes, nbox, best_player, node_cap, walls, goals, dead, dist,
                           zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
                           heap, table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
                           queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack,
-                          hside)
+                          hside, compof)
         if st == RUNNING:
             search_run(1 << 40, walls, goals, dead, dist, zob, width,
                        nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
                        table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
                        queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack,
-                       hside)
+                       hside, compof)
     for c in range(n):
         occ[c] = 0
     stats[2] = reconstruct(best_walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2,

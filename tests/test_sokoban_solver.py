@@ -99,8 +99,9 @@ def test_push_distances_and_dead_squares_match_naive(case):
     goal_cells = np.flatnonzero(goals).astype(np.int32)
     dist = np.empty((goal_cells.size, 4 * walls.size), np.int32)
     dead = np.empty(walls.size, np.uint8)
+    compof = np.zeros(walls.size ** 2, np.int8)
     K.push_distances(walls, goal_cells, w, dist, dead, np.zeros(12 * walls.size, np.int32),
-                     np.zeros(walls.size, np.int64))
+                     np.zeros(walls.size, np.int64), compof)
     cells = [(c % w, c // w) for c in range(walls.size)]
     floor = [c for c in cells if c not in level.walls]
     for k, g in enumerate(goal_cells):

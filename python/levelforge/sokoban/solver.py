@@ -101,6 +101,7 @@ class Workspace:
             self.sides = np.zeros(12 * cells, np.int32)
             self.lab = np.zeros(cells, np.int64)
             self.dead = np.zeros(cells, np.uint8)
+            self.compof = np.zeros(cells * cells, np.int8)
             self.ctr[_k.C_FILL] = 0
             self.ctr[_k.C_FILL2] = 0
         if boxes > self.boxes:
@@ -133,7 +134,7 @@ class Workspace:
         return (self.pool, self.nplayer, self.nparent, self.ng, self.nhash, self.nmove,
                 self.heap, self.table, self.tstamp, self.ctr, self.occ, self.blk,
                 self.stamp, self.queue, self.stamp2, self.queue2, self.tmp, self.wbox,
-                *self.hung)
+                *self.hung, self.compof)
 
 
 def _player_area(walls, width, player, ws):
@@ -203,7 +204,7 @@ class Solver:
         n = walls.shape[0]
         dist = ws.distbuf[:4 * nbox * n].reshape(nbox, 4 * n)  # C-contiguous, no copy
         dead = ws.dead[:n]
-        _k.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab)
+        _k.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab, ws.compof)
         arrays = ws.search_arrays()
         board = (walls, goals, dead, dist, ws.zob, width)
         status = _k.search_start(box_cells, nbox, player, cap, *board, *arrays)
