@@ -61,66 +61,6 @@ W_LOST = 2
 
 
 @njit(cache=True)
-def distance_field(blocked, width, target, dist, pad, queue):
-    """BFS distance from ``target`` over 4-neighbours; -1 where blocked or unreachable
-    (the target counts as free). Same result as :func:`engine.grid.bfs_distance`, faster
-    on big grids: it runs on ``pad``, an int32 work array of ``(height + 2) * (width + 2)``
-    cells with a blocked border (-2 blocked, -1 unvisited), so the inner loop has no
-    bounds checks and one load per neighbour. ``queue``: int32, one slot per cell.
-    Returns the number of cells reached.
-    """
-    n = blocked.shape[0]
-    h = n // width
-    pw = width + 2
-    for i in range(pw):
-        pad[i] = -2
-        pad[(h + 1) * pw + i] = -2
-    for y in range(h):
-        row = (y + 1) * pw
-        pad[row] = -2
-        pad[row + pw - 1] = -2
-        src = y * width
-        for x in range(width):
-            pad[row + 1 + x] = -2 if blocked[src + x] else -1
-    t = (target // width + 1) * pw + target % width + 1
-    pad[t] = 0
-    queue[0] = t
-    head = 0
-    tail = 1
-    while head < tail:
-        c = queue[head]
-        head += 1
-        d = pad[c] + 1
-        nb = c - pw
-        if pad[nb] == -1:
-            pad[nb] = d
-            queue[tail] = nb
-            tail += 1
-        nb = c - 1
-        if pad[nb] == -1:
-            pad[nb] = d
-            queue[tail] = nb
-            tail += 1
-        nb = c + 1
-        if pad[nb] == -1:
-            pad[nb] = d
-            queue[tail] = nb
-            tail += 1
-        nb = c + pw
-        if pad[nb] == -1:
-            pad[nb] = d
-            queue[tail] = nb
-            tail += 1
-    for y in range(h):
-        row = (y + 1) * pw + 1
-        src = y * width
-        for x in range(width):
-            v = pad[row + x]
-            dist[src + x] = v if v >= 0 else -1
-    return tail
-
-
-@njit(cache=True)
 def next_steps(dist, width, nxt):
     """For every cell, the neighbour a ship steps to: the smallest distance, ties broken
     up, left, right, down (first strictly smaller wins). -1 at the target and where
@@ -413,7 +353,7 @@ def simulate(iparams, fparams, kind_hp, kind_speed, sp_kind, sp_entry, entrances
 
 @njit(cache=True)
 def wave_batch(iparams, fparams, kind_hp, kind_speed, sp_kind, sp_entry, entrances,
-               reefs, cells, is_cannon, health, out, blocked, dist, nxt, queue,
+               reefs, cells, is_cannon, health, out, blocked, dist, nxt, pad, queue,
                cn, cn_heat, en, en_prog, ctr):
     """Simulate one whole wave for each row of buildings and write its result to ``out``.
 
@@ -437,7 +377,7 @@ def wave_batch(iparams, fparams, kind_hp, kind_speed, sp_kind, sp_entry, entranc
             if is_cannon[r, k]:
                 cn[n_cannons, C_CELL] = c
                 n_cannons += 1
-        bfs_distance(blocked, width, beacon, dist, queue)
+        bfs_distance(blocked, width, beacon, dist, pad, queue)
         next_steps(dist, width, nxt)
         reset_wave(cn, cn_heat, n_cannons, en, en_prog, ctr, health[r])
         status = simulate(iparams, fparams, kind_hp, kind_speed, sp_kind, sp_entry, entrances,

@@ -99,50 +99,66 @@ def flood_fill(blocked, width, start, stamp, epoch, queue):
 
 
 @njit(cache=True)
-def bfs_distance(blocked, width, target, dist, queue):
+def bfs_distance(blocked, width, target, dist, pad, queue):
     """Breadth-first distance (4-neighbour steps) from ``target`` to every cell.
 
     Fills ``dist`` (int32, one per cell) with the step count, -1 where unreachable or
-    blocked. The target itself counts as free even if ``blocked`` marks it. ``queue`` is a
-    work array of at least one slot per cell. Returns the number of cells reached.
+    blocked; the target itself counts as free even if ``blocked`` marks it. Runs on
+    ``pad``, an int32 work array of ``(height + 2) * (width + 2)`` cells with a blocked
+    border (-2 blocked, -1 unvisited), so the inner loop has no bounds checks and one load
+    per neighbour. ``queue``: int32 work array, one slot per cell.
+    Returns the number of cells reached.
     """
-    n_cells = blocked.shape[0]
-    for i in range(n_cells):
-        dist[i] = -1
-    dist[target] = 0
-    queue[0] = target
+    n = blocked.shape[0]
+    h = n // width
+    pw = width + 2
+    for i in range(pw):
+        pad[i] = -2
+        pad[(h + 1) * pw + i] = -2
+    for y in range(h):
+        row = (y + 1) * pw
+        pad[row] = -2
+        pad[row + pw - 1] = -2
+        src = y * width
+        for x in range(width):
+            pad[row + 1 + x] = -2 if blocked[src + x] else -1
+    t = (target // width + 1) * pw + target % width + 1
+    pad[t] = 0
+    queue[0] = t
     head = 0
     tail = 1
     while head < tail:
         c = queue[head]
         head += 1
-        d = dist[c] + 1
-        x = c % width
-        if c >= width:
-            nb = c - width
-            if dist[nb] < 0 and not blocked[nb]:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
-        if x > 0:
-            nb = c - 1
-            if dist[nb] < 0 and not blocked[nb]:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
-        if x < width - 1:
-            nb = c + 1
-            if dist[nb] < 0 and not blocked[nb]:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
-        if c + width < n_cells:
-            nb = c + width
-            if dist[nb] < 0 and not blocked[nb]:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
+        d = pad[c] + 1
+        nb = c - pw
+        if pad[nb] == -1:
+            pad[nb] = d
+            queue[tail] = nb
+            tail += 1
+        nb = c - 1
+        if pad[nb] == -1:
+            pad[nb] = d
+            queue[tail] = nb
+            tail += 1
+        nb = c + 1
+        if pad[nb] == -1:
+            pad[nb] = d
+            queue[tail] = nb
+            tail += 1
+        nb = c + pw
+        if pad[nb] == -1:
+            pad[nb] = d
+            queue[tail] = nb
+            tail += 1
+    for y in range(h):
+        row = (y + 1) * pw + 1
+        src = y * width
+        for x in range(width):
+            v = pad[row + x]
+            dist[src + x] = v if v >= 0 else -1
     return tail
+
 
 
 def box_neighbours(shape, diagonal):

@@ -22,7 +22,8 @@ def test_bfs_distance_matches_naive(case):
     target = int(rng.integers(h * w))
     dist = np.empty(h * w, np.int32)
     queue = np.empty(h * w, np.int32)
-    reached = grid.bfs_distance(blocked, w, target, dist, queue)
+    pad = np.empty((h + 2) * (w + 2), np.int32)
+    reached = grid.bfs_distance(blocked, w, target, dist, pad, queue)
     expected = naive_bfs([bool(b) and i != target for i, b in enumerate(blocked)], w, target)
     assert dist.tolist() == expected
     assert reached == sum(d >= 0 for d in expected)

@@ -9,6 +9,7 @@ from levelforge.defense import Defense, Scenario, probe_campaign, probe_pairs
 from levelforge.defense.game import Rules
 from levelforge.defense.pathing import CutWorkspace
 from levelforge.engine import defense as k
+from levelforge.engine.grid import bfs_distance
 
 from .common import SEED
 
@@ -55,7 +56,7 @@ class DistanceField:
         assert (np.where(np.isinf(ref), -1, ref).astype(np.int32) == self.dist).all()
 
     def time_distance_field(self):
-        k.distance_field(self.blocked, SIDE, self.target, self.dist, self.pad, self.queue)
+        bfs_distance(self.blocked, SIDE, self.target, self.dist, self.pad, self.queue)
 
     def time_scipy_csgraph_shortest_path(self):
         from scipy.sparse import csgraph
@@ -76,7 +77,7 @@ class CutCells:
         self.blocked, self.target = big_grid()
         n = self.blocked.size
         dist = np.empty(n, np.int32)
-        k.distance_field(self.blocked, SIDE, self.target, dist,
+        bfs_distance(self.blocked, SIDE, self.target, dist,
                          np.empty((SIDE + 2) ** 2, np.int32), np.empty(n, np.int32))
         rng = np.random.default_rng(SEED + 1)
         reach = np.flatnonzero(dist > 0)

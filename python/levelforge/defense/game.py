@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..engine import defense as k
+from ..engine.grid import bfs_distance
 from ..errors import ConfigError, InvalidMoveError
 from ..seeding import check_seed
 from .pathing import CutWorkspace
@@ -166,6 +167,7 @@ class Rules:
         self._dist = np.empty(self.n, np.int32)
         self._nxt = np.empty(self.n, np.int32)
         self._queue = np.empty(self.n, np.int32)
+        self._pad = np.empty((self.width + 2) * (self.height + 2), np.int32)
         self._cn = np.zeros((self.n, k.N_CN), np.int64)
         self._cn_heat = np.zeros(self.n, np.float64)
         self._en = np.zeros((self.max_ships, k.N_EN), np.int32)
@@ -192,7 +194,7 @@ class Rules:
         out = np.zeros((m, 6), np.int64)
         k.wave_batch(*self.wave_args(wave), self.reefs, ca, ia,
                      np.asarray(health, np.int64), out, self._blocked, self._dist, self._nxt,
-                     self._queue, self._cn, self._cn_heat, self._en, self._en_prog, self._ctr)
+                     self._pad, self._queue, self._cn, self._cn_heat, self._en, self._en_prog, self._ctr)
         return out
 
 
@@ -448,7 +450,7 @@ class Defense:
 
     def _rebuild_field(self):
         r = self._rules
-        k.distance_field(self._blocked, r.width, r.beacon, self._dist, self._pad, self._queue)
+        bfs_distance(self._blocked, r.width, r.beacon, self._dist, self._pad, self._queue)
         k.next_steps(self._dist, r.width, self._nxt)
         self._cuts = None
 

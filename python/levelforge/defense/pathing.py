@@ -12,6 +12,7 @@
 import numpy as np
 
 from ..engine import defense as k
+from ..engine.grid import bfs_distance
 from ..errors import ConfigError
 
 
@@ -49,7 +50,7 @@ def distance_field(blocked, target) -> np.ndarray:
     dist = np.empty(b.size, np.int32)
     queue = np.empty(b.size, np.int32)
     pad = np.empty((b.shape[0] + 2) * (b.shape[1] + 2), np.int32)
-    k.distance_field(b.ravel(), b.shape[1], t, dist, pad, queue)
+    bfs_distance(b.ravel(), b.shape[1], t, dist, pad, queue)
     return dist.reshape(b.shape)
 
 
