@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from levelforge.engine import mines as K
 
 import naive_mines as naive
-from test_mines_assistant import random_position
+from mines_positions import random_position
 
 BINOM = K.binomial_table()
 

@@ -8,7 +8,6 @@ import numpy as np
 from levelforge.defense import Defense, Scenario, probe_campaign, probe_pairs
 from levelforge.defense.game import Rules
 from levelforge.defense.pathing import CutWorkspace
-from levelforge.engine import defense as k
 from levelforge.engine.grid import bfs_distance
 
 from .common import SEED
