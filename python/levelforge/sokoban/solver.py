@@ -125,7 +125,7 @@ class Workspace:
         self.heap = np.zeros(2 * self.nodes + 16, np.int64)
         size = _pow2_at_least(2 * self.nodes)
         self.table = np.zeros(size, np.int32)
-        self.tstamp = np.zeros(size, np.int32)
+        self.tstamp = np.zeros(size, np.int64)  # search generations: never wrap
         self.chain = np.zeros(max(_k.MAX_G + 1, 64), np.int32)
         self.ctr[_k.C_TEPOCH] = 0
 
