@@ -172,8 +172,10 @@ def test_generator_follows_the_batch_protocol():
     assert set(d["timings"]) >= {"path", "uniqueness", "reduction", "z3", "dfs"}
     assert d["difficulty"]["proof_nodes"] >= len(p.solution) - 1
     assert Puzzle.from_dict(d).to_json() == p.to_json()
-    summary = Generator.summarize([d, gen.generate(78).to_dict()])
-    assert summary["puzzles"] == 2.0
+    d2 = gen.generate(78).to_dict()
+    summary = Generator.summarize([d, d2])
+    assert summary["mean_path_points"] == (d["difficulty"]["path_points"]
+                                           + d2["difficulty"]["path_points"]) / 2
     assert 0.0 < summary["z3_share"] < 1.0 and 0.0 < summary["dfs_share"] < 1.0
     assert all(isinstance(v, float) for v in summary.values())
 

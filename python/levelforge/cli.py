@@ -6,6 +6,7 @@ for compiling another system's kernels.
 """
 import argparse
 import importlib
+import os
 import sys
 
 from .errors import LevelforgeError
@@ -42,6 +43,9 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly, like other tools
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

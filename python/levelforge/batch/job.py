@@ -1,5 +1,6 @@
 """A resumable batch job: generate into a file, whole chunks at a time, fsynced."""
 import os
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -53,6 +54,7 @@ def run(generator, count, seed, path, executor=None, chunk_size=None, fmt=None,
     on a whole record; on resume the tail is verified (index, seed, configuration) and
     an incomplete last record is discarded. Ctrl-C leaves a valid file: the returned
     :class:`Summary` has ``interrupted=True`` and re-running the same call continues.
+    ``path="-"`` streams to standard output instead (nothing to resume).
 
     >>> from levelforge.sokoban import Generator
     >>> import tempfile, os
@@ -63,26 +65,28 @@ def run(generator, count, seed, path, executor=None, chunk_size=None, fmt=None,
     form = format_for(path, fmt)
     config = generator.to_dict()
     done, end, size = 0, 0, 0
-    if os.path.exists(path):
+    if path != "-" and os.path.exists(path):
         with open(path, "rb") as fh:
             size = fh.seek(0, os.SEEK_END)
             if size:
                 done, end = form.scan(fh, seed, config)
     if done > count:
         raise ConfigError(f"{path} already holds {done} items, more than --count {count}")
-    repaired = size - end
-    workers = worker_count(executor)
     if chunk_size is None:
-        chunk_size = default_chunk_size(count - done, workers)
+        chunk_size = default_chunk_size(count - done, worker_count(executor))
+    if path == "-":
+        sink = _Stream(sys.stdout.buffer)
+    else:
+        sink = open(path, "a+b")
+        sink.truncate(end)
+        sink.seek(0, os.SEEK_END)
     ms, interrupted = [], False
     figures, pending = _Figures(generator), []
     start_ns = now_ns()
-    with open(path, "a+b") as fh:
-        fh.truncate(end)
-        fh.seek(0, os.SEEK_END)
+    name = "stdout" if path == "-" else os.path.basename(path)
+    with sink, _progress(count, name, enabled=show_progress) as bar:
         if end == 0:
-            _write(fh, form.header(seed, config))
-        bar = _progress(count, f"{os.path.basename(path)}", enabled=show_progress)
+            _write(sink, form.header(seed, config))
         bar.update(done)
         buffer, written = [], done
         try:
@@ -92,7 +96,7 @@ def run(generator, count, seed, path, executor=None, chunk_size=None, fmt=None,
                 ms.append(result.elapsed_ms)
                 pending.append(result)
                 if len(buffer) >= chunk_size:
-                    _write(fh, "".join(buffer))
+                    _write(sink, "".join(buffer))
                     bar.update(len(buffer))
                     written += len(buffer)
                     buffer = []
@@ -102,25 +106,44 @@ def run(generator, count, seed, path, executor=None, chunk_size=None, fmt=None,
             interrupted = True
         finally:
             # every buffered record is whole: keep them (an error still propagates after)
-            _write(fh, "".join(buffer))
+            _write(sink, "".join(buffer))
             bar.update(len(buffer))
             written += len(buffer)
             figures.add(pending)
-            bar.close()
     seconds = ms_since(start_ns) / 1e3
     items = written - done
     q = np.percentile(ms, [50, 95, 100]) if ms else (float("nan"),) * 3
-    return Summary(str(path), items, written, done, repaired, seconds,
+    return Summary(str(path), items, written, done, size - end, seconds,
                    items / seconds if seconds > 0 else float("nan"),
-                   float(q[0]), float(q[1]), float(q[2]), interrupted,
-                   figures.means())
+                   float(q[0]), float(q[1]), float(q[2]), interrupted, figures.means())
+
+
+class _Stream:
+    """Standard output as a sink: written and flushed, never closed or fsynced."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def write(self, data):
+        self.raw.write(data)
+
+    def flush(self):
+        self.raw.flush()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.raw.flush()
 
 
 def _write(fh, text):
+    """Write whole records, flush, and fsync a file so they survive a crash."""
     if text:
         fh.write(text.encode("utf-8"))
         fh.flush()
-        os.fsync(fh.fileno())
+        if not isinstance(fh, _Stream):
+            os.fsync(fh.fileno())
 
 
 class _Figures:

@@ -6,9 +6,9 @@
 import argparse
 import sys
 
+from ..batch import run
 from ..errors import ConfigError
-from ..progress import progress
-from ..seeding import check_seed, item_seed
+from ..seeding import check_seed
 from .generator import Generator, Strategy
 from .puzzle import Puzzle
 
@@ -93,7 +93,8 @@ def main(argv=None, prog="levelforge symmetry"):
     gen.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     gen.add_argument("--strategy", choices=[s.value for s in Strategy], default=None,
                      help="waypoint strategy (default: picked per puzzle from its seed)")
-    gen.add_argument("-o", "--output", default="-", help="JSONL file (default stdout)")
+    gen.add_argument("-o", "--output", default="-", help="JSONL file, resumed if it exists "
+                     "(default stdout)")
     gen.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     show = sub.add_parser("show", help="draw both boards of a puzzle side by side")
     show.add_argument("file", help="a JSONL file written by generate")
@@ -112,28 +113,12 @@ def main(argv=None, prog="levelforge symmetry"):
 
     if args.count < 1:
         raise ConfigError(f"--count must be >= 1, got {args.count}")
-    seed = check_seed(args.seed)
-    generator = Generator(args.size, args.strategy)
-    generator.warm_up()
-    out = sys.stdout if args.output == "-" else None
-    try:
-        out = out or open(args.output, "w", encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot write {args.output}: {exc.strerror}") from None
-    records = []
-    try:
-        with progress(args.count, f"symmetry {args.size}x{args.size}", "puzzle",
-                      not args.no_progress) as bar:
-            for i in range(args.count):
-                puzzle = generator.generate(item_seed(seed, i))
-                out.write(puzzle.to_json() + "\n")
-                records.append(puzzle.to_dict())
-                bar.update(1)
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    summary = Generator.summarize(records)
-    print(f"{args.count} puzzles {args.size}x{args.size}: median {summary['median_ms']:.1f} ms, "
-          f"z3 {100 * summary['z3_share']:.0f}%, dfs {100 * summary['dfs_share']:.0f}%",
-          file=sys.stderr)
+    summary = run(Generator(args.size, args.strategy), args.count, check_seed(args.seed),
+                  args.output, fmt="jsonl", show_progress=not args.no_progress)
+    for line in summary.lines():
+        print(line, file=sys.stderr)
+    if summary.interrupted:
+        print(f"interrupted: run the same command again to resume {args.output}",
+              file=sys.stderr)
+        return 130
     return 0

@@ -13,7 +13,6 @@
 (True, 1)
 """
 from enum import Enum
-from statistics import median
 
 import numpy as np
 
@@ -141,37 +140,37 @@ class Generator:
 
     @staticmethod
     def summarize(records):
-        """Batch figures from puzzle dicts (``Puzzle.to_dict()``): medians and shares.
+        """Batch figures from puzzle dicts (``Puzzle.to_dict()``), each a mean over the
+        puzzles (shares are means of per-puzzle fractions), so the batch layer can merge
+        the figures of any number of chunks exactly by weighting them with their counts.
 
-        >>> Generator.summarize([generate(4, seed=1).to_dict()])["puzzles"]
-        1.0
+        >>> Generator.summarize([generate(4, seed=1).to_dict()])["mean_path_points"]
+        16.0
         """
         if not records:
-            return {"puzzles": 0.0}
+            return {}
         tm = [r.get("timings", {}) for r in records]
         df = [r.get("difficulty", {}) for r in records]
-        total = sum(r.get("elapsed_ms", 0.0) for r in records) or 1.0
-        dfs_ms = sum(t.get("dfs", 0.0) for t in tm)
-        out = {
-            "puzzles": float(len(records)),
-            "median_ms": float(median(r.get("elapsed_ms", 0.0) for r in records)),
-            "median_path_ms": float(median(t.get("path", 0.0) for t in tm)),
-            "median_uniqueness_ms": float(median(t.get("uniqueness", 0.0) for t in tm)),
-            "median_reduction_ms": float(median(t.get("reduction", 0.0) for t in tm)),
-            "z3_share": sum(t.get("z3", 0.0) for t in tm) / total,
-            "dfs_share": dfs_ms / total,
-            "dfs_nodes_per_s": (sum(d.get("dfs_nodes_total", 0) for d in df) / dfs_ms * 1e3
-                                if dfs_ms else 0.0),
-            "mean_path_points": float(np.mean([d.get("path_points", 0) for d in df])),
-            "mean_required": float(np.mean([d.get("required", 0) for d in df])),
-            "mean_forbidden": float(np.mean([d.get("forbidden", 0) for d in df])),
-            "mean_branch_points": float(np.mean([d.get("branch_points", 0) for d in df])),
-            "mean_proof_nodes": float(np.mean([d.get("proof_nodes", 0) for d in df])),
-            "share_split_ok": float(np.mean([not d.get("a_alone_unique", False)
-                                             and not d.get("b_alone_unique", False)
-                                             for d in df])),
+        total = [r.get("elapsed_ms", 0.0) or 1.0 for r in records]
+
+        def mean(values):
+            return float(np.mean(list(values)))
+
+        return {
+            "mean_ms": mean(r.get("elapsed_ms", 0.0) for r in records),
+            "mean_path_ms": mean(t.get("path", 0.0) for t in tm),
+            "mean_uniqueness_ms": mean(t.get("uniqueness", 0.0) for t in tm),
+            "mean_reduction_ms": mean(t.get("reduction", 0.0) for t in tm),
+            "z3_share": mean(t.get("z3", 0.0) / w for t, w in zip(tm, total)),
+            "dfs_share": mean(t.get("dfs", 0.0) / w for t, w in zip(tm, total)),
+            "mean_path_points": mean(d.get("path_points", 0) for d in df),
+            "mean_required": mean(d.get("required", 0) for d in df),
+            "mean_forbidden": mean(d.get("forbidden", 0) for d in df),
+            "mean_branch_points": mean(d.get("branch_points", 0) for d in df),
+            "mean_proof_nodes": mean(d.get("proof_nodes", 0) for d in df),
+            "share_split_ok": mean(not d.get("a_alone_unique", False)
+                                   and not d.get("b_alone_unique", False) for d in df),
         }
-        return out
 
 
 def generate(size, seed, strategy=None, **options):
