@@ -276,3 +276,16 @@ def test_cli_batch_rejects_bad_config(tmp_path, capsys):
     code = main(["batch", "sokoban", "--count", "2", "--config", '{"nope": 1}',
                  "-o", str(tmp_path / "x.jsonl")])
     assert code == 2 and "bad --config" in capsys.readouterr().err
+
+
+def test_symmetry_in_process_and_two_processes_give_identical_files(tmp_path):
+    from levelforge.symmetry import Generator as Symmetry, Puzzle
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    batch.run(Symmetry(5), 8, seed=4, path=str(a), timings=False, show_progress=False)
+    with ProcessPoolExecutor(2) as pool:
+        batch.run(Symmetry(5), 8, seed=4, path=str(b), executor=pool, chunk_size=3,
+                  timings=False, show_progress=False)
+    assert a.read_bytes() == b.read_bytes()
+    puzzles = [Puzzle.from_json(line) for line in a.read_text().splitlines()]
+    assert [p.seed for p in puzzles] == [item_seed(4, i) for i in range(8)]
+    assert all(p.check(p.solution) for p in puzzles)
