@@ -3,11 +3,12 @@
     python asv_bench/report_sokoban.py [--seeds 100] [--gym-seeds-10x10 10]
                                        [--microban-limit 10] [--skip-microban]
 
-1. Generator, 7x7 with 2 boxes (target 4-8) and 10x10 with 4 boxes (target 15-30):
-   in-target share and median / p90 milliseconds per level over consecutive seeds, after
-   warm-up; gym-sokoban's ``generate_room`` at the same room size and box count in the
-   same run (loaded by file path; its failures raise RuntimeWarning/RuntimeError and its
-   environment retries, so retries count in its time), and the ratio of the medians.
+1. Generator, 7x7 with 2 boxes (target 4-8) and 10x10 with 4 boxes (target 15-30), with
+   and without ``spread``: in-target share, median / p90 milliseconds per level over
+   consecutive seeds after warm-up, and the push lengths produced; gym-sokoban's
+   ``generate_room`` at the same room size and box count in the same run (loaded by file
+   path; its failures raise RuntimeWarning/RuntimeError and its environment retries, so
+   retries count in its time), and the ratio of the medians.
 2. Microban: solved count, total and worst time with a time limit per level.
 3. Campaign: per configuration, the distribution of the longest push-optimal length
    that 60 random pulls reach on one board (100 boards), the target range chosen from
@@ -21,6 +22,7 @@ import os
 import random
 import statistics
 import time
+from collections import Counter
 
 import numpy as np
 
@@ -68,11 +70,15 @@ def pct(values, q):
 
 def generator_table(args):
     room_utils = load_gym_room_utils()
-    rows = ["| configuration | levels | in target | median ms | p90 ms | gym-sokoban median ms "
-            "(levels, retries) | gym / ours |", "|---|---|---|---|---|---|---|"]
-    for (w, boxes, pushes, gym_n) in ((7, 2, (4, 8), args.seeds),
-                                      (10, 4, (15, 30), args.gym_seeds_10x10)):
-        gen = Generator(width=w, height=w, boxes=boxes, pushes=pushes).warm_up()
+    rows = ["| configuration | levels | in target | median ms | p90 ms | pushes: levels | "
+            "gym-sokoban median ms (levels, retries) | gym / ours |",
+            "|---|---|---|---|---|---|---|---|"]
+    gym_cache = {}
+    for (w, boxes, pushes, gym_n, spread) in ((7, 2, (4, 8), args.seeds, False),
+                                              (7, 2, (4, 8), args.seeds, True),
+                                              (10, 4, (15, 30), args.gym_seeds_10x10, False),
+                                              (10, 4, (15, 30), args.gym_seeds_10x10, True)):
+        gen = Generator(width=w, height=w, boxes=boxes, pushes=pushes, spread=spread).warm_up()
         res = [gen.generate(SEED0 + i) for i in range(args.seeds)]
         ms = [r.elapsed_ms for r in res]
         ours = statistics.median(ms)
@@ -80,12 +86,18 @@ def generator_table(args):
         gym = "not installed"
         ratio = "-"
         if room_utils is not None and gym_n > 0:
-            gms, retries = gym_times(room_utils, w, boxes, range(SEED0, SEED0 + gym_n))
+            if (w, boxes) not in gym_cache:
+                gym_cache[w, boxes] = gym_times(room_utils, w, boxes,
+                                                range(SEED0, SEED0 + gym_n))
+            gms, retries = gym_cache[w, boxes]
             gm = statistics.median(gms)
             gym = f"{gm:.2f} ({gym_n}, {retries})"
             ratio = f"{gm / ours:.0f}x"
-        rows.append(f"| {w}x{w}, {boxes} boxes, {pushes[0]}-{pushes[1]} pushes | {len(res)} "
-                    f"| {hit}/{len(res)} | {ours:.3f} | {pct(ms, 90):.3f} | {gym} | {ratio} |")
+        lengths = " ".join(f"{k}:{v}" for k, v in sorted(Counter(r.pushes for r in res).items()))
+        rows.append(f"| {w}x{w}, {boxes} boxes, {pushes[0]}-{pushes[1]} pushes"
+                    f"{', spread' if spread else ''} | {len(res)} "
+                    f"| {hit}/{len(res)} | {ours:.3f} | {pct(ms, 90):.3f} | {lengths} | {gym} "
+                    f"| {ratio} |")
     return "\n".join(rows)
 
 

@@ -756,8 +756,8 @@ def _random_pull(walls, occ, width, player, rng, stamp, ctr, queue, cand):
 
 
 @njit(cache=True)
-def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max_pulls, every,
-                   node_cap, rng, zob,
+def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds, max_pulls,
+                   every, node_cap, rng, zob,
                    walls, goals, dead, dist, goal_cells, cells, cand, sides, lab,
                    nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
                    occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
@@ -770,6 +770,10 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
     [3] boards built, [4] pulls, [5] solver calls, [6] solver nodes, [7] inner walls
     used, [8] capped solver calls, [9] boxes actually placed. Returns 1 (in target), 2
     (closest candidate outside the target) or 0 (nothing solvable was found).
+
+    A board stops at the first measured optimum in ``[aim, hi]`` (``lo <= aim <= hi``;
+    ``aim == lo`` is the plain rule "stop as soon as it is in the target"). When a board
+    ends short of ``aim`` but its best candidate is in ``[lo, hi]``, that one is taken.
     """
     n = width * height
     for i in range(10):
@@ -843,8 +847,8 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
                     continue
                 p = ng[ctr[C_GOAL]]
                 gap = 0
-                if p < lo:
-                    gap = lo - p
+                if p < aim:
+                    gap = aim - p
                 elif p > hi:
                     gap = p - hi
                 if best_gap < 0 or gap < best_gap:
@@ -863,7 +867,8 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, skip, rebuilds, max
                     stop = True
                 elif p > hi:
                     stop = True
-            if found_in_target:
+            if found_in_target or (best_gap >= 0 and lo <= stats[1] <= hi):
+                found_in_target = True  # in the target range, if short of the aim
                 break
         iw -= 1
     if best_gap < 0:

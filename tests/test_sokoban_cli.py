@@ -7,8 +7,8 @@ from levelforge.sokoban import read_xsb, replay, solve
 def test_generate_writes_levels_with_seed_pushes_and_ms_comments(tmp_path, capsys):
     out = tmp_path / "levels.xsb"
     code = levelforge_main(["sokoban", "generate", "--count", "5", "--seed", "7", "--width",
-                            "8", "--height", "7", "--boxes", "3", "--pushes", "5-9", "-o",
-                            str(out)])
+                            "8", "--height", "7", "--boxes", "3", "--pushes", "5-9", "--spread",
+                            "-o", str(out)])
     assert code == 0
     assert "sokoban generate" in capsys.readouterr().err  # the progress bar
     levels = read_xsb(out)

@@ -211,3 +211,18 @@ def test_closest_candidate_above_the_range_replays():
         assert not r.in_target and r.pushes > 1
         boxes, _, pushes = naive.replay(r.level, r.solution)
         assert boxes == r.level.goals and pushes == r.pushes
+
+
+def test_spread_aims_over_the_whole_target_range():
+    plain = Generator(width=7, height=7, boxes=2, pushes=(4, 8))
+    spread = Generator(width=7, height=7, boxes=2, pushes=(4, 8), spread=True)
+    # one pull changes the optimum by at most one push: measuring every pull stops at lo
+    assert {plain.generate(s).pushes for s in range(40)} == {4}
+    results = [spread.generate(s) for s in range(40)]
+    assert all(r.in_target and 4 <= r.pushes <= 8 for r in results)
+    assert len({r.pushes for r in results}) >= 3
+    for r in results[:10]:
+        assert naive.replay(r.level, r.solution)[0] == r.level.goals
+    assert spread.to_dict()["spread"] is True
+    with pytest.raises(ConfigError, match="spread"):
+        Generator(spread="yes")

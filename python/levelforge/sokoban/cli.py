@@ -40,6 +40,8 @@ def _parser(prog):
     gen.add_argument("--boxes", type=int, default=2, help="boxes (2)")
     gen.add_argument("--pushes", default="4-8", help="target push-optimal length LO-HI (4-8)")
     gen.add_argument("--inner-walls", type=int, default=0, help="random inner walls (0)")
+    gen.add_argument("--spread", action="store_true",
+                     help="aim at a random length in the range instead of stopping at LO")
     gen.add_argument("-o", "--output", default="-", help="output XSB file ('-': stdout)")
     gen.add_argument("--no-progress", action="store_true", help="no progress bar")
     sol = sub.add_parser("solve", help="solve the levels of an XSB file push-optimally",
@@ -58,7 +60,7 @@ def _parser(prog):
 def _generate(args):
     seed = check_seed(args.seed)
     gen = Generator(width=args.width, height=args.height, boxes=args.boxes,
-                    pushes=args.pushes, inner_walls=args.inner_walls)
+                    pushes=args.pushes, inner_walls=args.inner_walls, spread=args.spread)
     gen.warm_up()
     levels = []
     with progress(args.count, "sokoban generate", "level", not args.no_progress) as bar:

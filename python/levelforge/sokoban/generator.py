@@ -117,13 +117,19 @@ class Generator:
     boards, then the closest solvable candidate, then fewer inner walls; only then
     :class:`~levelforge.GenerationError`.
 
+    The optimum grows by at most one push per pull, so measuring every pull stops at
+    exactly ``lo``. ``spread=True`` draws an aim uniformly in ``[lo, hi]`` from the seed
+    and pulls on until the optimum reaches it (a board that falls short but reached the
+    range still counts as in target), so lengths spread over the whole range.
+
     >>> gen = Generator(width=7, height=7, boxes=2, pushes=(4, 8))
     >>> gen.generate(1).pushes == gen.generate(1).pushes
     True
     """
 
     def __init__(self, width=7, height=7, boxes=2, pushes=(4, 8), inner_walls=0,
-                 rebuilds=40, max_pulls=None, every=1, node_cap=50_000, skip=None):
+                 rebuilds=40, max_pulls=None, every=1, node_cap=50_000, skip=None,
+                 spread=False):
         self.width = _int("width", width, 3, MAX_SIDE)
         self.height = _int("height", height, 3, MAX_SIDE)
         floor = (self.width - 2) * (self.height - 2)
@@ -137,6 +143,9 @@ class Generator:
         self.skip = _int("skip", self.pushes[0] if skip is None else skip, 0, 1_000_000)
         self.every = _int("every", every, 1, 1_000_000)
         self.node_cap = _int("node_cap", node_cap, 1, MAX_NODES)
+        if not isinstance(spread, (bool, np.bool_)):
+            raise ConfigError(f"spread must be True or False, got {spread!r}")
+        self.spread = bool(spread)
         self._ws = None
 
     def to_dict(self):
@@ -144,7 +153,7 @@ class Generator:
         return {"width": self.width, "height": self.height, "boxes": self.boxes,
                 "pushes": list(self.pushes), "inner_walls": self.inner_walls,
                 "rebuilds": self.rebuilds, "max_pulls": self.max_pulls, "every": self.every,
-                "node_cap": self.node_cap, "skip": self.skip}
+                "node_cap": self.node_cap, "skip": self.skip, "spread": self.spread}
 
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
@@ -182,10 +191,11 @@ class Generator:
         ws = self._workspace()
         ws.rng[0] = kernel_seed(seed)
         lo, hi = self.pushes
+        aim = lo + int(kernel_seed(seed, 1) % np.uint64(hi - lo + 1)) if self.spread else lo
         walls, goals, dead, dist, goal_cells, cells, cand = ws.gen
         best_walls, best_goals, best_boxes, stats, out = ws.best
         status = _k.generate_level(
-            self.width, self.height, self.boxes, self.inner_walls, lo, hi, self.skip,
+            self.width, self.height, self.boxes, self.inner_walls, lo, hi, aim, self.skip,
             self.rebuilds, self.max_pulls, self.every, self.node_cap, ws.rng, ws.zob,
             walls, goals, dead, dist, goal_cells, cells, cand, ws.sides, ws.lab,
             *ws.search_arrays(),
