@@ -69,7 +69,8 @@ def main(argv, prog="levelforge batch"):
     parser.add_argument("--chunk-size", type=int, help="items per task (default: automatic)")
     parser.add_argument("--format", choices=["jsonl", "xsb"], help="default: from FILE's suffix")
     parser.add_argument("--no-timings", action="store_true",
-                        help="leave out *_ms fields: the same seed gives a byte-identical file")
+                        help="leave out timing fields (*_ms, timings): the same seed gives a "
+                             "byte-identical file")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("-o", "--output", required=True, metavar="FILE")
     args = parser.parse_args(argv)

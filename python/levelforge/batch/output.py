@@ -4,8 +4,9 @@ JSONL: one JSON object a line, keys sorted, with ``index``, ``seed``, ``config``
 the generator's full metadata. XSB (Sokoban): each level preceded by the comment line
 ``; item I seed S rows R`` that lets a resumed run prove the last board is whole.
 
-Timing fields (keys ending in ``_ms``) are measurements, not content: with
-``timings=False`` they are left out and the same seed gives a byte-identical file.
+Timing fields (keys ending in ``_ms``, and ``timings`` objects of stage times) are
+measurements, not content: with ``timings=False`` they are left out and the same seed
+gives a byte-identical file.
 """
 import json
 import os
@@ -16,9 +17,10 @@ from ..seeding import item_seed
 
 
 def strip_timings(value):
-    """A copy of a JSON-ready value without any key ending in ``_ms``."""
+    """A copy of a JSON-ready value without timing fields (``*_ms`` keys, ``timings``)."""
     if isinstance(value, dict):
-        return {k: strip_timings(v) for k, v in value.items() if not k.endswith("_ms")}
+        return {k: strip_timings(v) for k, v in value.items()
+                if not (k.endswith("_ms") or k == "timings")}
     if isinstance(value, list):
         return [strip_timings(v) for v in value]
     return value
