@@ -226,3 +226,27 @@ def test_spread_aims_over_the_whole_target_range():
     assert spread.to_dict()["spread"] is True
     with pytest.raises(ConfigError, match="spread"):
         Generator(spread="yes")
+
+
+def test_pulling_stops_when_the_optimum_passes_the_upper_bound():
+    gen = Generator(width=8, height=8, boxes=3, pushes=(3, 3), skip=6, max_pulls=200,
+                    rebuilds=1)
+    over = 0
+    for seed in range(40):
+        r = gen.generate(seed)
+        if r.pushes > 3:  # the first measurement (after 6 pulls) was already past 3
+            over += 1
+            assert not r.in_target
+            assert r.attempts.solver_calls == 1 and r.attempts.pulls <= 6
+    assert over >= 3
+
+
+def test_the_last_state_is_measured_too():
+    # measuring would start at pull 100, but a board ends after 5 pulls: only the last
+    # state is measured, once per board
+    gen = Generator(width=7, height=7, boxes=2, pushes=(20, 24), skip=100, max_pulls=5,
+                    rebuilds=1)
+    for seed in range(20):
+        r = gen.generate(seed)
+        assert r.attempts.solver_calls == 1 and r.attempts.pulls <= 5
+        assert 1 <= r.pushes <= 5 and not r.in_target
