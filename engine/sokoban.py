@@ -718,7 +718,6 @@ def _random_pull(walls, occ, width, player, rng, stamp, ctr, queue, cand):
     """Walk to a random reachable cell next to a box and pull it one cell (the player
     steps back, the box follows into the cell the player left). Uniform over all legal
     pulls from the player's region. Returns the new player cell, -1 if no pull exists."""
-    n = walls.shape[0]
     # blocked = walls | boxes; occ holds the boxes, walls the walls: fill over both
     ctr[C_FILL2] += 1
     epoch = ctr[C_FILL2]

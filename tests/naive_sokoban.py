@@ -3,7 +3,6 @@ push distances, and the min-cost matching by brute force. Slow and obviously cor
 
 Cells are ``(x, y)`` tuples; ``walls``, ``goals`` and ``boxes`` are sets of cells.
 """
-from collections import deque
 from itertools import permutations
 
 DIRS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}

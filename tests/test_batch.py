@@ -225,7 +225,8 @@ def test_sokoban_xsb_file_reads_back_as_the_generated_levels(tmp_path):
         [(r.level.walls, r.level.goals, r.level.boxes, r.level.player) for r in results]
     for lv, r in zip(levels, results):
         assert f"item {results.index(r)} seed {r.seed} rows {lv.height}" in lv.comments
-        assert f"pushes {r.pushes}" in lv.comments
+        assert f"pushes {r.pushes} moves {len(r.solution)}" in lv.comments
+        assert f"solution {r.solution}" in lv.comments
         assert replay(lv, r.solution).is_solved
     assert 0.0 <= s.figures["in_target_share"] <= 1.0
 

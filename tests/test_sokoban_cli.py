@@ -1,22 +1,25 @@
 import pytest
 
 from levelforge.cli import main as levelforge_main
+from levelforge.seeding import item_seed
 from levelforge.sokoban import read_xsb, replay, solve
 
 
 def test_generate_writes_levels_with_seed_pushes_and_ms_comments(tmp_path, capsys):
     out = tmp_path / "levels.xsb"
     code = levelforge_main(["sokoban", "generate", "--count", "5", "--seed", "7", "--width",
-                            "8", "--height", "7", "--boxes", "3", "--pushes", "5-9", "--spread",
+                            "8", "--height", "7", "--boxes", "3", "--pushes", "5-9",
                             "-o", str(out)])
     assert code == 0
-    assert "sokoban generate" in capsys.readouterr().err  # the progress bar
+    err = capsys.readouterr().err
+    assert "levels.xsb" in err and "5 items this run" in err  # progress bar and summary
     levels = read_xsb(out)
     assert len(levels) == 5
-    for lv in levels:
-        notes = dict(c.split(" ", 1) for c in lv.comments)
-        assert set(notes) >= {"seed", "pushes", "ms"}
-        assert int(notes["seed"]) >= 0 and float(notes["ms"]) > 0
+    for i, lv in enumerate(levels):
+        notes = dict(c.split(" ", 1) for c in lv.comments if not c.startswith("levelforge"))
+        assert set(notes) >= {"item", "pushes", "solution", "ms"}
+        assert notes["item"].split()[:3] == [str(i), "seed", str(item_seed(7, i))]
+        assert float(notes["ms"]) > 0
         pushes = int(notes["pushes"].split()[0])
         assert 5 <= pushes <= 9
         assert (lv.width, lv.height, len(lv.boxes)) == (8, 7, 3)

@@ -119,9 +119,15 @@ class XsbFormat:
         return f"; levelforge batch seed {seed} config {_dumps(config)}\n\n"
 
     def record(self, index, result, config, timings=True):
+        """The level titled with its index; comments hold its seed, its push-optimal
+        length, whether that is in the target range, the solution and milliseconds."""
         level = result.level
-        comments = [f"item {index} seed {result.seed} rows {level.height}"]
-        comments += [f"{k} {_dumps(v)}" for k, v in sorted(_xsb_fields(result, timings).items())]
+        comments = [f"item {index} seed {result.seed} rows {level.height}",
+                    f"pushes {result.pushes} moves {len(result.solution)}"
+                    + ("" if result.in_target else " (outside the target range)"),
+                    f"solution {result.solution}"]
+        if timings:
+            comments.append(f"ms {result.elapsed_ms:.3f}")
         return level.replace(title=str(index), comments=tuple(comments)).to_xsb() + "\n"
 
     def scan(self, fh, seed, config):
@@ -164,12 +170,6 @@ class XsbFormat:
             if k + 1 < len(items):
                 raise LevelFormatError(f"item {index} in the output file is damaged")
         return 0, len(header)
-
-
-def _xsb_fields(result, timings):
-    data = result.to_dict()
-    keep = {k: data[k] for k in ("pushes", "moves", "in_target", "elapsed_ms") if k in data}
-    return keep if timings else strip_timings(keep)
 
 
 FORMATS = {"jsonl": JsonlFormat(), "xsb": XsbFormat()}

@@ -194,7 +194,8 @@ class Rules:
         out = np.zeros((m, 6), np.int64)
         k.wave_batch(*self.wave_args(wave), self.reefs, ca, ia,
                      np.asarray(health, np.int64), out, self._blocked, self._dist, self._nxt,
-                     self._pad, self._queue, self._cn, self._cn_heat, self._en, self._en_prog, self._ctr)
+                     self._pad, self._queue, self._cn, self._cn_heat, self._en, self._en_prog,
+                     self._ctr)
         return out
 
 

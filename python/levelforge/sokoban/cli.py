@@ -9,10 +9,10 @@ import argparse
 import sys
 
 from ..errors import ConfigError
-from ..progress import progress
-from ..seeding import check_seed, item_seed
+from ..batch import run
+from ..seeding import check_seed
 from .generator import Generator
-from .level import read_xsb, write_xsb
+from .level import read_xsb
 from .solver import DEFAULT_MAX_NODES, Solver
 
 
@@ -30,8 +30,11 @@ def _parser(prog):
     parser = argparse.ArgumentParser(prog=prog, description="Sokoban levels: generate, solve.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     gen = sub.add_parser("generate", help="generate levels by reverse play into an XSB file",
-                         description="Generate levels; each level's seed, push-optimal length "
-                                     "and milliseconds go into its ';' comment lines.")
+                         description="Generate levels; each level's seed, push-optimal length, "
+                                     "solution and milliseconds go into its ';' comment "
+                                     "lines. Level i uses levelforge.seeding.item_seed(seed, "
+                                     "i); re-running the same command on an interrupted "
+                                     "file continues it.")
     gen.add_argument("--count", type=_positive, default=10, help="number of levels (10)")
     gen.add_argument("--seed", type=int, default=0, help="root seed; level i uses "
                      "levelforge.seeding.item_seed(seed, i) (0)")
@@ -40,9 +43,11 @@ def _parser(prog):
     gen.add_argument("--boxes", type=int, default=2, help="boxes (2)")
     gen.add_argument("--pushes", default="4-8", help="target push-optimal length LO-HI (4-8)")
     gen.add_argument("--inner-walls", type=int, default=0, help="random inner walls (0)")
-    gen.add_argument("--spread", action="store_true",
-                     help="aim at a random length in the range instead of stopping at LO")
-    gen.add_argument("-o", "--output", default="-", help="output XSB file ('-': stdout)")
+    gen.add_argument("--stop-at-low", action="store_true",
+                     help="stop as soon as the length enters the range (always LO pushes) "
+                          "instead of aiming at a random length in it")
+    gen.add_argument("-o", "--output", default="-",
+                     help="output XSB file, resumed if it exists ('-': stdout)")
     gen.add_argument("--no-progress", action="store_true", help="no progress bar")
     sol = sub.add_parser("solve", help="solve the levels of an XSB file push-optimally",
                          description="Print status, pushes, moves, milliseconds and the LURD "
@@ -58,26 +63,17 @@ def _parser(prog):
 
 
 def _generate(args):
-    seed = check_seed(args.seed)
     gen = Generator(width=args.width, height=args.height, boxes=args.boxes,
-                    pushes=args.pushes, inner_walls=args.inner_walls, spread=args.spread)
-    gen.warm_up()
-    levels = []
-    with progress(args.count, "sokoban generate", "level", not args.no_progress) as bar:
-        for i in range(args.count):
-            s = item_seed(seed, i)
-            r = gen.generate(s)
-            comments = (f"seed {s}", f"pushes {r.pushes}" + ("" if r.in_target
-                                                            else " (outside the target)"),
-                        f"ms {r.elapsed_ms:.3f}", f"solution {r.solution}")
-            levels.append(r.level.replace(title=f"levelforge {i + 1}", comments=comments))
-            bar.update(1)
-    text = write_xsb(levels)
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text)
+                    pushes=args.pushes, inner_walls=args.inner_walls,
+                    spread=not args.stop_at_low)
+    summary = run(gen, args.count, check_seed(args.seed), args.output, fmt="xsb",
+                  show_progress=not args.no_progress)
+    for line in summary.lines():
+        print(line, file=sys.stderr)
+    if summary.interrupted:
+        print(f"interrupted: run the same command again to resume {args.output}",
+              file=sys.stderr)
+        return 130
     return 0
 
 

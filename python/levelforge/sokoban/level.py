@@ -136,22 +136,19 @@ class Level:
 def read_xsb(path_or_text):
     """Read a collection of levels from a file path or from XSB text.
 
-    Accepts a :class:`os.PathLike` or a string; a string holding a newline or a board
-    character line is parsed as text, otherwise it is opened as a path.
+    Accepts a :class:`os.PathLike`, or a string: a string with a newline is XSB text,
+    one without is a path (no valid level fits on one line).
 
-    >>> [lv.title for lv in read_xsb('; one\\n\\n####\\n#@$.#\\n#####\\n; two\\n#####\\n#.$@#\\n#####')]
+    >>> text = '; one\\n#####\\n#@$.#\\n#####\\n; two\\n#####\\n#.$@#\\n#####'
+    >>> [lv.title for lv in read_xsb(text)]
     ['one', 'two']
     """
-    if isinstance(path_or_text, os.PathLike) or (
-            isinstance(path_or_text, str) and "\n" not in path_or_text
-            and os.path.exists(path_or_text)):
-        with open(path_or_text, encoding="utf-8") as fh:
-            text = fh.read()
-    elif isinstance(path_or_text, str):
-        text = path_or_text
-    else:
+    if isinstance(path_or_text, str) and "\n" in path_or_text:
+        return _parse_collection(path_or_text)
+    if not isinstance(path_or_text, (str, os.PathLike)):
         raise TypeError(f"read_xsb takes a path or XSB text, not {type(path_or_text).__name__}")
-    return _parse_collection(text)
+    with open(path_or_text, encoding="utf-8") as fh:  # a missing file raises OSError
+        return _parse_collection(fh.read())
 
 
 def write_xsb(levels):

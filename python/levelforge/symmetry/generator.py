@@ -145,7 +145,7 @@ class Generator:
         the figures of any number of chunks exactly by weighting them with their counts.
 
         >>> Generator.summarize([generate(4, seed=1).to_dict()])["mean_path_points"]
-        16.0
+        15.0
         """
         if not records:
             return {}

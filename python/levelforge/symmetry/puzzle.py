@@ -28,8 +28,8 @@ class Puzzle:
     ``timings`` holds the stage times in ms (``path``, ``required``, ``uniqueness``,
     ``reduction``, ``proof`` (final proof and figures), ``split``, and the ``z3`` and
     ``dfs`` totals); ``difficulty`` the figures (branch points, DFS nodes of the uniqueness
-    proof, counts); ``config`` the generator settings. Construction checks that B's start and goal mirror A's and that a given
-    solution solves the puzzle.
+    proof, counts); ``config`` the generator settings. Construction checks that B's start
+    and goal mirror A's and that a given solution solves the puzzle.
 
     >>> p = Puzzle(2, Board(2, (0, 0), (1, 0)), Board(2, (1, 0), (0, 0), required={(1, 1)}),
     ...            solution=[(0, 0), (0, 1), (1, 1), (1, 0)])
