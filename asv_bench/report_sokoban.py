@@ -95,7 +95,7 @@ def generator_table(args):
             ratio = f"{gm / ours:.0f}x"
         lengths = " ".join(f"{k}:{v}" for k, v in sorted(Counter(r.pushes for r in res).items()))
         rows.append(f"| {w}x{w}, {boxes} boxes, {pushes[0]}-{pushes[1]} pushes"
-                    f"{', spread' if spread else ''} | {len(res)} "
+                    f"{', spread (default)' if spread else ', stop at lo'} | {len(res)} "
                     f"| {hit}/{len(res)} | {ours:.3f} | {pct(ms, 90):.3f} | {lengths} | {gym} "
                     f"| {ratio} |")
     return "\n".join(rows)

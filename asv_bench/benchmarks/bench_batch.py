@@ -1,4 +1,5 @@
 """Batch layer: overhead over a bare generate loop, and 1 vs 2 worker processes."""
+import tempfile
 from concurrent.futures import ProcessPoolExecutor
 
 from levelforge import batch
@@ -35,7 +36,7 @@ class BatchOverhead:
 
 
 class BatchProcesses:
-    """Sokoban 7x7 / 2 boxes through a process pool of 1 or 2 warmed workers."""
+    """The whole job (batch.run to JSONL) on a process pool of 1 or 2 warmed workers."""
 
     params = [1, 2]
     param_names = ["processes"]
@@ -49,6 +50,7 @@ class BatchProcesses:
     def teardown(self, processes):
         self.pool.shutdown()
 
-    def time_generate_2000(self, processes):
-        for _ in batch.generate(self.gen, 2000, SEED, executor=self.pool):
-            pass
+    def time_run_2000_to_jsonl(self, processes):
+        with tempfile.TemporaryDirectory() as d:
+            batch.run(self.gen, 2000, SEED, f"{d}/out.jsonl", executor=self.pool,
+                      show_progress=False)

@@ -7,9 +7,11 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..progress import progress as _progress
+from ..seeding import check_seed
 from ..timing import ms_since, now_ns
-from .output import format_for
-from .runner import default_chunk_size, generate, worker_count
+from .output import FORMATS, format_for
+from .runner import (check_generator, default_chunk_size, ordered_chunks, run_chunk,
+                     worker_count)
 
 
 @dataclass(frozen=True)
@@ -46,15 +48,41 @@ class Summary:
         return out
 
 
+@dataclass(frozen=True)
+class Chunk:
+    """What a worker sends back for items ``start..start+len(ms)-1``: their records,
+    already formatted (the parent only writes), their milliseconds, the generator's
+    figures for them, and the error or Ctrl-C that ended the chunk early, if any."""
+
+    start: int
+    text: str
+    ms: tuple
+    figures: dict
+    error: BaseException | None
+
+
+def format_chunk(generator, seed, fmt, config, timings, start, stop):
+    """Generate items ``start..stop-1`` and format their records (runs in a worker)."""
+    results, error = run_chunk(generator, seed, start, stop)
+    form = FORMATS[fmt]
+    datas = [r.to_dict() for r in results]
+    text = "".join(form.record(start + k, r, d, config, timings)
+                   for k, (r, d) in enumerate(zip(results, datas)))
+    summarize = getattr(generator, "summarize", None)
+    figures = summarize(datas) if summarize is not None and datas else {}
+    return Chunk(start, text, tuple(r.elapsed_ms for r in results), figures, error)
+
+
 def run(generator, count, seed, path, executor=None, chunk_size=None, fmt=None,
         timings=True, show_progress=True):
     """Generate ``count`` items into ``path``, resuming a file a previous run left.
 
-    Records are written a chunk at a time, flushed and fsynced, so the file always ends
-    on a whole record; on resume the tail is verified (index, seed, configuration) and
-    an incomplete last record is discarded. Ctrl-C leaves a valid file: the returned
-    :class:`Summary` has ``interrupted=True`` and re-running the same call continues.
-    ``path="-"`` streams to standard output instead (nothing to resume).
+    Workers format whole records; the file gets them a chunk at a time, flushed and
+    fsynced, so it always ends on a whole record. On resume the tail is verified (index,
+    seed, configuration) and an incomplete last record is discarded. Ctrl-C leaves a
+    valid file: the returned :class:`Summary` has ``interrupted=True`` and re-running the
+    same call continues. ``path="-"`` streams to standard output (nothing to resume).
+    In-process chunks default to small ones, so progress and checkpoints stay frequent.
 
     >>> from levelforge.sokoban import Generator
     >>> import tempfile, os
@@ -62,8 +90,12 @@ def run(generator, count, seed, path, executor=None, chunk_size=None, fmt=None,
     >>> run(Generator(), 5, seed=1, path=out, show_progress=False).total
     5
     """
+    check_generator(generator)
     form = format_for(path, fmt)
     config = generator.to_dict()
+    seed = check_seed(seed)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ConfigError(f"count must be a non-negative integer, got {count!r}")
     done, end, size = 0, 0, 0
     if path != "-" and os.path.exists(path):
         with open(path, "rb") as fh:
@@ -73,43 +105,34 @@ def run(generator, count, seed, path, executor=None, chunk_size=None, fmt=None,
     if done > count:
         raise ConfigError(f"{path} already holds {done} items, more than --count {count}")
     if chunk_size is None:
-        chunk_size = default_chunk_size(count - done, worker_count(executor))
-    if path == "-":
-        sink = _Stream(sys.stdout.buffer)
-    else:
-        sink = open(path, "a+b")
-        sink.truncate(end)
-        sink.seek(0, os.SEEK_END)
-    ms, interrupted = [], False
-    figures, pending = _Figures(generator), []
+        chunk_size = (default_chunk_size(count - done, worker_count(executor)) if executor
+                      else max(1, min(64, (count - done) // 100)))
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ConfigError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    sink = _Sink(None if path == "-" else path, end)
+    ms, figures, interrupted, written = [], _Figures(), False, done
     start_ns = now_ns()
     name = "stdout" if path == "-" else os.path.basename(path)
     with sink, _progress(count, name, enabled=show_progress) as bar:
         if end == 0:
-            _write(sink, form.header(seed, config))
+            sink.write(form.header(seed, config))
         bar.update(done)
-        buffer, written = [], done
+        chunks = ordered_chunks(executor, format_chunk,
+                                (generator, seed, form.name, config, timings),
+                                done, count, chunk_size)
         try:
-            results = generate(generator, count, seed, executor, chunk_size, start=done)
-            for index, result in enumerate(results, start=done):
-                buffer.append(form.record(index, result, config, timings))
-                ms.append(result.elapsed_ms)
-                pending.append(result)
-                if len(buffer) >= chunk_size:
-                    _write(sink, "".join(buffer))
-                    bar.update(len(buffer))
-                    written += len(buffer)
-                    buffer = []
-                    figures.add(pending)
-                    pending = []
+            for chunk in chunks:
+                sink.write(chunk.text)
+                written += len(chunk.ms)
+                bar.update(len(chunk.ms))
+                ms.extend(chunk.ms)
+                figures.add(chunk.figures, len(chunk.ms))
+                if chunk.error is not None:  # whole records before it are written
+                    raise chunk.error
         except KeyboardInterrupt:
             interrupted = True
         finally:
-            # every buffered record is whole: keep them (an error still propagates after)
-            _write(sink, "".join(buffer))
-            bar.update(len(buffer))
-            written += len(buffer)
-            figures.add(pending)
+            chunks.close()
     seconds = ms_since(start_ns) / 1e3
     items = written - done
     q = np.percentile(ms, [50, 95, 100]) if ms else (float("nan"),) * 3
@@ -118,48 +141,57 @@ def run(generator, count, seed, path, executor=None, chunk_size=None, fmt=None,
                    float(q[0]), float(q[1]), float(q[2]), interrupted, figures.means())
 
 
-class _Stream:
-    """Standard output as a sink: written and flushed, never closed or fsynced."""
+class _Sink:
+    """The output file, cut to ``end`` bytes (a verified tail), or standard output.
 
-    def __init__(self, raw):
-        self.raw = raw
+    Every write is whole records, flushed at once, so a killed process leaves whole
+    records only. fsync (for power loss) runs at most once a second and on close: syncing
+    every small chunk would cost more than generating cheap levels.
+    """
 
-    def write(self, data):
-        self.raw.write(data)
+    SYNC_SECONDS = 1.0
 
-    def flush(self):
-        self.raw.flush()
+    def __init__(self, path, end):
+        if path is None:
+            self.fh, self.owned = sys.stdout.buffer, False
+        else:
+            self.fh, self.owned = open(path, "a+b"), True
+            self.fh.truncate(end)
+            self.fh.seek(0, os.SEEK_END)
+        self.synced_ns = now_ns()
+
+    def write(self, text):
+        if not text:
+            return
+        self.fh.write(text.encode("utf-8"))
+        self.fh.flush()
+        if self.owned and now_ns() - self.synced_ns > self.SYNC_SECONDS * 1e9:
+            os.fsync(self.fh.fileno())
+            self.synced_ns = now_ns()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        self.raw.flush()
-
-
-def _write(fh, text):
-    """Write whole records, flush, and fsync a file so they survive a crash."""
-    if text:
-        fh.write(text.encode("utf-8"))
-        fh.flush()
-        if not isinstance(fh, _Stream):
-            os.fsync(fh.fileno())
+        self.fh.flush()
+        if self.owned:
+            os.fsync(self.fh.fileno())
+            self.fh.close()
 
 
 class _Figures:
-    """Item-weighted running means of ``generator.summarize`` figures, in bounded memory."""
+    """Item-weighted running means of per-chunk ``generator.summarize`` figures: exact,
+    since summarize returns means over its records, and bounded in memory."""
 
-    def __init__(self, generator):
-        self.summarize = getattr(generator, "summarize", None)
+    def __init__(self):
         self.n = 0
         self.sums = {}
 
-    def add(self, results):
-        if not results or self.summarize is None:
-            return
-        for k, v in self.summarize([r.to_dict() for r in results]).items():
-            self.sums[k] = self.sums.get(k, 0.0) + float(v) * len(results)
-        self.n += len(results)
+    def add(self, figures, n):
+        for k, v in figures.items():
+            self.sums[k] = self.sums.get(k, 0.0) + float(v) * n
+        if figures:
+            self.n += n
 
     def means(self):
         return {k: v / self.n for k, v in self.sums.items()} if self.n else {}

@@ -38,8 +38,9 @@ class JsonlFormat:
     def header(self, seed, config):
         return ""
 
-    def record(self, index, result, config, timings=True):
-        data = dict(result.to_dict())
+    def record(self, index, result, data, config, timings=True):
+        """One line for ``result`` (``data`` is its ``to_dict()``, computed once)."""
+        data = dict(data)
         data["index"] = index
         data.setdefault("config", config)
         if not timings:
@@ -118,7 +119,7 @@ class XsbFormat:
     def header(self, seed, config):
         return f"; levelforge batch seed {seed} config {_dumps(config)}\n\n"
 
-    def record(self, index, result, config, timings=True):
+    def record(self, index, result, data, config, timings=True):
         """The level titled with its index; comments hold its seed, its push-optimal
         length, whether that is in the target range, the solution and milliseconds."""
         level = result.level

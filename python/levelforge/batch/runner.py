@@ -22,14 +22,15 @@ def run_chunk(generator, seed, start, stop):
 
     Returns ``(results, error)``: the results before the first failing item, and a
     :class:`BatchItemError` naming that item's seed (``None`` when all succeeded), so
-    the caller keeps every good item and still reports the failure.
+    the caller keeps every good item and still reports the failure. A Ctrl-C during
+    the chunk is returned the same way (as the KeyboardInterrupt).
     """
     _warm(generator)
     results = []
     try:
         for index in range(start, stop):
             results.append(_item(generator, seed, index))
-    except BatchItemError as error:
+    except (BatchItemError, KeyboardInterrupt) as error:  # keep what was made before it
         return results, error
     return results, None
 
@@ -70,7 +71,8 @@ def default_chunk_size(count, workers):
     return max(1, min(1000, math.ceil(count / (workers * 8))))
 
 
-def _check_generator(generator):
+def check_generator(generator):
+    """Raise ConfigError unless ``generator`` has the batch protocol's methods."""
     for name in ("generate", "warm_up", "to_dict"):
         if not callable(getattr(generator, name, None)):
             raise ConfigError(f"a batch generator needs a {name}() method; "
@@ -93,15 +95,14 @@ def generate(generator, count, seed, executor=None, chunk_size=None, start=0):
     >>> [r.seed for r in generate(Generator(), 3, seed=7)] == [item_seed(7, i) for i in range(3)]
     True
     """
-    _check_generator(generator)
+    check_generator(generator)
     seed = check_seed(seed)
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ConfigError(f"count must be a non-negative integer, got {count!r}")
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= count:
         raise ConfigError(f"start must be an integer in [0, count], got {start!r}")
-    workers = worker_count(executor)
     if chunk_size is None:
-        chunk_size = default_chunk_size(count - start, workers)
+        chunk_size = default_chunk_size(count - start, worker_count(executor))
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ConfigError(f"chunk_size must be a positive integer, got {chunk_size!r}")
     if executor is None:  # item by item, so an interrupt loses nothing already made
@@ -109,25 +110,33 @@ def generate(generator, count, seed, executor=None, chunk_size=None, start=0):
         for index in range(start, count):
             yield _item(generator, seed, index)
         return
+    for chunk in ordered_chunks(executor, run_chunk, (generator, seed), start, count,
+                                chunk_size):
+        yield from _deliver(chunk)
+
+
+def ordered_chunks(executor, task, args, start, count, chunk_size):
+    """Yield ``task(*args, a, b)`` for consecutive chunks ``[a, b)`` of ``start..count``,
+    in order. ``executor=None`` runs them in-process; otherwise at most a few chunks per
+    worker are outstanding at once, so memory stays bounded however large ``count``."""
     bounds = ((a, min(a + chunk_size, count)) for a in range(start, count, chunk_size))
-    yield from _ordered(executor, generator, seed, bounds, 2 * workers + 2)
-
-
-def _ordered(executor, generator, seed, bounds, in_flight):
-    """Submit chunks with at most ``in_flight`` outstanding; yield in submission order."""
+    if executor is None:
+        for a, b in bounds:
+            yield task(*args, a, b)
+        return
+    in_flight = 2 * worker_count(executor) + 2
     pending = deque()
-    todo = iter(bounds)
     try:
-        for a, b in todo:
-            pending.append(executor.submit(run_chunk, generator, seed, a, b))
+        for a, b in bounds:
+            pending.append(executor.submit(task, *args, a, b))
             if len(pending) >= in_flight:
                 break
         while pending:
             chunk = pending.popleft().result()
-            nxt = next(todo, None)
+            nxt = next(bounds, None)
             if nxt is not None:
-                pending.append(executor.submit(run_chunk, generator, seed, *nxt))
-            yield from _deliver(chunk)
+                pending.append(executor.submit(task, *args, *nxt))
+            yield chunk
     finally:
         for fut in pending:
             fut.cancel()
