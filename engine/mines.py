@@ -220,6 +220,29 @@ def build_constraints(cell_state, numbers, nb26, con_cells, con_len, con_cnt, co
 
 
 @njit(cache=True)
+def _incidence(n, n_con, con_alive, con_len, con_cells, inc_ptr, inc_list):
+    """CSR incidence of cells in the live constraint rows: the rows holding cell ``c``
+    are ``inc_list[inc_ptr[c]:inc_ptr[c + 1]]``, in ascending order."""
+    for c in range(n + 1):
+        inc_ptr[c] = 0
+    for k in range(n_con):
+        if con_alive[k] != 0:
+            for i in range(con_len[k]):
+                inc_ptr[con_cells[k, i] + 1] += 1
+    for c in range(n):
+        inc_ptr[c + 1] += inc_ptr[c]
+    for k in range(n_con):
+        if con_alive[k] != 0:
+            for i in range(con_len[k]):
+                c = con_cells[k, i]
+                inc_list[inc_ptr[c]] = k
+                inc_ptr[c] += 1
+    for c in range(n, 0, -1):
+        inc_ptr[c] = inc_ptr[c - 1]
+    inc_ptr[0] = 0
+
+
+@njit(cache=True)
 def reduce_constraints(n_con, con_cells, con_len, con_cnt, con_alive, known,
                        inc_ptr, inc_list):
     """Settle trivial constraints and subtract subsets, to a fixed point.
@@ -265,23 +288,7 @@ def reduce_constraints(n_con, con_cells, con_len, con_cnt, con_alive, known,
         if changed:
             continue
         # subset pass over an incidence list of the live rows
-        for c in range(n + 1):
-            inc_ptr[c] = 0
-        for k in range(n_con):
-            if con_alive[k] != 0:
-                for i in range(con_len[k]):
-                    inc_ptr[con_cells[k, i] + 1] += 1
-        for c in range(n):
-            inc_ptr[c + 1] += inc_ptr[c]
-        for k in range(n_con):
-            if con_alive[k] != 0:
-                for i in range(con_len[k]):
-                    c = con_cells[k, i]
-                    inc_list[inc_ptr[c]] = k
-                    inc_ptr[c] += 1
-        for c in range(n, 0, -1):
-            inc_ptr[c] = inc_ptr[c - 1]
-        inc_ptr[0] = 0
+        _incidence(n, n_con, con_alive, con_len, con_cells, inc_ptr, inc_list)
         for a in range(n_con):
             if con_alive[a] == 0:
                 continue
@@ -361,23 +368,7 @@ def split_components(n_con, con_cells, con_len, con_alive, merge_groups,
                 else:
                     parent[r] = r0
     # incidence of cells in live rows (rows sorted ascending per cell)
-    for c in range(n + 1):
-        inc_ptr[c] = 0
-    for k in range(n_con):
-        if con_alive[k] != 0:
-            for i in range(con_len[k]):
-                inc_ptr[con_cells[k, i] + 1] += 1
-    for c in range(n):
-        inc_ptr[c + 1] += inc_ptr[c]
-    for k in range(n_con):
-        if con_alive[k] != 0:
-            for i in range(con_len[k]):
-                c = con_cells[k, i]
-                inc_list[inc_ptr[c]] = k
-                inc_ptr[c] += 1
-    for c in range(n, 0, -1):
-        inc_ptr[c] = inc_ptr[c - 1]
-    inc_ptr[0] = 0
+    _incidence(n, n_con, con_alive, con_len, con_cells, inc_ptr, inc_list)
     # component id of each root, in order of smallest cell (work = comp id of root)
     n_comps = 0
     for c in range(n):

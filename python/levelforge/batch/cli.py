@@ -3,7 +3,6 @@ import argparse
 import importlib
 import json
 import os
-import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from ..errors import ConfigError
@@ -89,10 +88,4 @@ def main(argv, prog="levelforge batch"):
                       timings=not args.no_timings, show_progress=not args.no_progress)
     finally:
         close()
-    for line in summary.lines():
-        print(line)
-    if summary.interrupted:
-        print(f"interrupted: {args.output} holds {summary.total} whole items; run the same "
-              "command again to resume", file=sys.stderr)
-        return 130
-    return 0
+    return summary.report()

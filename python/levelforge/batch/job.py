@@ -35,6 +35,18 @@ class Summary:
     interrupted: bool
     figures: dict = field(default_factory=dict)
 
+    def report(self, stream=None):
+        """Print the summary (and how to resume after Ctrl-C) to ``stream`` (stderr, so
+        it never mixes with records streamed to stdout); return the command's exit code."""
+        stream = sys.stderr if stream is None else stream
+        for line in self.lines():
+            print(line, file=stream)
+        if self.interrupted:
+            print(f"interrupted: {self.path} holds {self.total} whole items; run the same "
+                  "command again to resume", file=stream)
+            return 130
+        return 0
+
     def lines(self):
         """The summary as human-readable lines."""
         out = [f"{self.path}: {self.items} items this run, {self.total} in the file"

@@ -6,7 +6,6 @@ Examples::
     levelforge sokoban solve levels.xsb --level 3
 """
 import argparse
-import sys
 
 from ..errors import ConfigError
 from ..batch import run
@@ -68,13 +67,7 @@ def _generate(args):
                     spread=not args.stop_at_low)
     summary = run(gen, args.count, check_seed(args.seed), args.output, fmt="xsb",
                   show_progress=not args.no_progress)
-    for line in summary.lines():
-        print(line, file=sys.stderr)
-    if summary.interrupted:
-        print(f"interrupted: run the same command again to resume {args.output}",
-              file=sys.stderr)
-        return 130
-    return 0
+    return summary.report()
 
 
 def _solve(args):

@@ -4,7 +4,6 @@
     levelforge symmetry show puzzles.jsonl --index 3 --solution
 """
 import argparse
-import sys
 
 from ..batch import run
 from ..errors import ConfigError
@@ -115,10 +114,4 @@ def main(argv=None, prog="levelforge symmetry"):
         raise ConfigError(f"--count must be >= 1, got {args.count}")
     summary = run(Generator(args.size, args.strategy), args.count, check_seed(args.seed),
                   args.output, fmt="jsonl", show_progress=not args.no_progress)
-    for line in summary.lines():
-        print(line, file=sys.stderr)
-    if summary.interrupted:
-        print(f"interrupted: run the same command again to resume {args.output}",
-              file=sys.stderr)
-        return 130
-    return 0
+    return summary.report()
