@@ -290,3 +290,12 @@ def test_symmetry_in_process_and_two_processes_give_identical_files(tmp_path):
     puzzles = [Puzzle.from_json(line) for line in a.read_text().splitlines()]
     assert [p.seed for p in puzzles] == [item_seed(4, i) for i in range(8)]
     assert all(p.check(p.solution) for p in puzzles)
+
+
+def test_run_streams_records_to_stdout_for_dash(tmp_path, capfdbinary):
+    ref = tmp_path / "ref.jsonl"
+    _run(ref, timings=False, count=12)
+    capfdbinary.readouterr()
+    s = batch.run(Toy(), 12, seed=11, path="-", timings=False, show_progress=False)
+    out = capfdbinary.readouterr().out
+    assert out == ref.read_bytes() and s.total == 12 and s.resumed_from == 0
