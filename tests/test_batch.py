@@ -299,3 +299,15 @@ def test_run_streams_records_to_stdout_for_dash(tmp_path, capfdbinary):
     s = batch.run(Toy(), 12, seed=11, path="-", timings=False, show_progress=False)
     out = capfdbinary.readouterr().out
     assert out == ref.read_bytes() and s.total == 12 and s.resumed_from == 0
+
+
+def test_cli_scheduler_option_runs_on_a_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    from levelforge.cli import main
+    ref, p = tmp_path / "ref.jsonl", tmp_path / "dask.jsonl"
+    args = ["batch", "sokoban", "--count", "30", "--seed", "5", "--no-timings", "--no-progress"]
+    assert main(args + ["--jobs", "1", "-o", str(ref)]) == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        assert main(args + ["--scheduler", cluster.scheduler_address, "-o", str(p)]) == 0
+    assert p.read_bytes() == ref.read_bytes()
