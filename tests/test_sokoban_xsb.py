@@ -87,11 +87,13 @@ def test_rejects_several_players():
 
 
 def test_rejects_boxes_not_equal_goals():
-    assert "2 boxes but 1 goals" in str(_err("######\n#@$$.#\n######"))
+    e = _err("; t\n\n######\n#@$$.#\n######")
+    assert "2 boxes but 1 goals" in str(e) and e.line == 3
 
 
 def test_rejects_no_boxes():
-    assert "no boxes" in str(_err("####\n#@ #\n####"))
+    e = _err("####\n#@ #\n####")
+    assert "no boxes" in str(e) and e.line == 1
 
 
 def test_rejects_player_not_enclosed():
@@ -107,7 +109,8 @@ def test_rejects_box_not_enclosed():
 def test_rejects_levels_above_size_limit():
     row = "#" * (MAX_SIDE + 1)
     text = "\n".join([row, "#@$." + " " * (MAX_SIDE - 4) + "#", row])
-    assert f"limit is {MAX_SIDE}x{MAX_SIDE}" in str(_err(text))
+    e = _err("; big\n" + text)
+    assert f"limit is {MAX_SIDE}x{MAX_SIDE}" in str(e) and e.line == 2
 
 
 def test_rejects_text_without_level_or_with_two():

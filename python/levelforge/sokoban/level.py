@@ -58,7 +58,7 @@ class Level:
         object.__setattr__(self, "boxes", frozenset(self.boxes))
         object.__setattr__(self, "player", tuple(self.player))
         object.__setattr__(self, "comments", tuple(self.comments))
-        _validate(self, lambda cell: (None, None))
+        _validate(self, lambda cell=None: (None, None))
 
     # ----------------------------------------------------------------- XSB
     @classmethod
@@ -214,8 +214,8 @@ def _parse_board(rows, first_line, notes):
     width = max(len(r.rstrip()) for r in rows)
     height = len(rows)
 
-    def where(cell):
-        return first_line + cell[1], cell[0] + 1
+    def where(cell=None):  # a cell's (line, column); the board's first line for None
+        return (first_line, None) if cell is None else (first_line + cell[1], cell[0] + 1)
 
     if len(players) != 1:
         if not players:
@@ -241,10 +241,11 @@ class _Unchecked:
 
 def _validate(level, where):
     """Raise LevelFormatError for the first rule ``level`` breaks; ``where`` maps a cell
-    to (line, column) for messages."""
+    to (line, column) for messages, and no cell to the board's first line."""
     w, h = level.width, level.height
     if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
-        raise LevelFormatError(f"level is {w}x{h}; the limit is {MAX_SIDE}x{MAX_SIDE}")
+        raise LevelFormatError(f"level is {w}x{h}; the limit is {MAX_SIDE}x{MAX_SIDE}",
+                               *where())
     for name, cells in (("wall", level.walls), ("goal", level.goals), ("box", level.boxes),
                         ("player", [level.player])):
         for cell in cells:
@@ -258,9 +259,10 @@ def _validate(level, where):
     if level.player in level.boxes:
         raise LevelFormatError(f"player at {level.player} stands on a box", *where(level.player))
     if not level.boxes:
-        raise LevelFormatError("the level has no boxes")
+        raise LevelFormatError("the level has no boxes", *where())
     if len(level.boxes) != len(level.goals):
-        raise LevelFormatError(f"{len(level.boxes)} boxes but {len(level.goals)} goals")
+        raise LevelFormatError(f"{len(level.boxes)} boxes but {len(level.goals)} goals",
+                               *where())
     outside = _outside(w, h, level.walls)
     for name, cells in (("player", [level.player]), ("box", sorted(level.boxes)),
                         ("goal", sorted(level.goals))):
