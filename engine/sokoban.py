@@ -361,14 +361,175 @@ def _heap_pop(heap, ctr):
 # --------------------------------------------------------------------------- search
 
 @njit(cache=True)
+def _fill(blk, width, start, stamp, epoch, queue):
+    """Flood fill of an enclosed board (no edge tests: every open cell has four
+    neighbours inside the grid); the reached cells are ``queue[:n]``, returns ``n``."""
+    stamp[start] = epoch
+    queue[0] = start
+    head = 0
+    tail = 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for d in range(4):
+            nb = c + _delta(d, width)
+            if blk[nb] == 0 and stamp[nb] != epoch:
+                stamp[nb] = epoch
+                queue[tail] = nb
+                tail += 1
+    return tail
+
+
+@njit(cache=True)
 def _region_min(blk, width, start, stamp, ctr, slot, queue):
     ctr[slot] += 1
-    m = flood_fill(blk, width, start, stamp, ctr[slot], queue)
+    m = _fill(blk, width, start, stamp, ctr[slot], queue)
     best = queue[0]
     for i in range(1, m):
         if queue[i] < best:
             best = queue[i]
     return best
+
+
+@njit(cache=True, inline="always")
+def _ring(k, width):
+    # the eight cells around a cell, in cyclic order from up, clockwise
+    if k == 0:
+        return -width
+    if k == 1:
+        return -width + 1
+    if k == 2:
+        return 1
+    if k == 3:
+        return width + 1
+    if k == 4:
+        return width
+    if k == 5:
+        return width - 1
+    if k == 6:
+        return -1
+    return -width - 1
+
+
+@njit(cache=True)
+def _child_norm(blk, width, b, t, s, pnorm, stamp, epoch):
+    """The normalised player cell after the push ``b -> t`` (step ``s``) without a flood
+    fill, or -1 when the cheap argument does not apply. ``blk`` is the child's board,
+    ``stamp == epoch`` marks the parent's player region ``R`` (smallest cell ``pnorm``).
+
+    The child's region is ``R - {t} + {b}`` when (1) no open neighbour of ``b`` lies
+    outside ``R`` (nothing new joins through ``b``) and (2) ``t`` was outside ``R``, or
+    the open neighbours of ``t`` all lie on one run of open cells of the ring of eight
+    around ``t`` (so blocking ``t`` splits nothing: every path through ``t`` can go
+    round it). Its smallest cell is then ``min(pnorm, b)`` unless ``t == pnorm``."""
+    ps = width if (s == 1 or s == -1) else 1
+    for p in (b - ps, b + ps):
+        if blk[p] == 0 and stamp[p] != epoch:
+            return -1
+    if stamp[t] == epoch:
+        if t == pnorm:
+            return -1
+        runs = 0
+        # count runs of open ring cells that contain an orthogonal neighbour
+        start = -1
+        for k in range(8):
+            if blk[t + _ring(k, width)] != 0:
+                start = k
+                break
+        if start < 0:
+            return min(pnorm, b)  # whole ring open
+        open_run = False
+        has4 = False
+        for j in range(1, 9):
+            k = (start + j) & 7
+            if blk[t + _ring(k, width)] == 0:
+                if not open_run:
+                    open_run = True
+                    has4 = False
+                if (k & 1) == 0:
+                    has4 = True
+            else:
+                if open_run and has4:
+                    runs += 1
+                open_run = False
+        if runs > 1:
+            return -1
+    return min(pnorm, b)
+
+
+@njit(cache=True)
+def pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch, width, stamp2,
+              ctr, queue2):
+    """The boxes worth pushing in the state whose boxes are ``nbox_pool[base:base+nbox]``
+    (marked in ``occ``) and whose player region is ``stamp == epoch``: a bit mask over
+    the box indices, -1 for all of them, 0 when the state is a deadlock.
+
+    A *corral* ``Z`` is a connected area of non-wall cells outside the player's region
+    (its boxes included). It is chosen when it holds a box off its goal or an empty goal
+    (so every solution pushes one of its boxes) and every push of each of its boxes is
+    either possible now and into a free cell of ``Z``, or impossible until one of its
+    boxes moves (the player would stand on a wall or in ``Z``; the box would go onto a
+    wall, a box of ``Z`` or a dead square). Then in any solution the first push of a
+    ``Z`` box is possible now and can be made first without changing the pushes around
+    it: no other box enters ``Z`` and the player never walks in it before, so only the
+    pushes of ``Z``'s boxes need be expanded, which keeps push-optimality. With no such
+    push at all the state is a deadlock. Among several such corrals the one with the
+    fewest pushes is taken. ``stamp2`` and ``queue2`` are work arrays (their epochs
+    come from ``ctr[C_FILL2]``)."""
+    first = ctr[C_FILL2] + 1
+    best_mask = np.int64(-1)
+    best_count = 1 << 30
+    for i in range(nbox):
+        b0 = nbox_pool[base + i]
+        if stamp2[b0] >= first:
+            continue  # in a corral seen already
+        ctr[C_FILL2] += 1
+        ep = ctr[C_FILL2]
+        stamp2[b0] = ep
+        queue2[0] = b0
+        head = 0
+        tail = 1
+        need = False
+        while head < tail:
+            c = queue2[head]
+            head += 1
+            if goals[c] != occ[c]:
+                need = True
+            for d in range(4):
+                nb = c + _delta(d, width)
+                if walls[nb] or stamp[nb] == epoch or stamp2[nb] == ep:
+                    continue
+                stamp2[nb] = ep
+                queue2[tail] = nb
+                tail += 1
+        if not need:
+            continue
+        ok = True
+        count = 0
+        mask = np.int64(0)
+        for j in range(i, nbox):
+            bj = nbox_pool[base + j]
+            if stamp2[bj] != ep:
+                continue
+            mask |= np.int64(1) << j
+            for d in range(4):
+                sd = _delta(d, width)
+                pb = bj - sd
+                tb = bj + sd
+                if walls[pb] or stamp2[pb] == ep or walls[tb] or dead[tb] \
+                        or (occ[tb] and stamp2[tb] == ep):
+                    continue  # impossible until a box of the corral moves
+                if stamp[pb] == epoch and stamp2[tb] == ep and not occ[tb]:
+                    count += 1  # possible now, into the corral
+                    continue
+                ok = False
+                break
+            if not ok:
+                break
+        if ok and count < best_count:
+            best_count = count
+            best_mask = mask if count > 0 else np.int64(0)
+    return best_mask
 
 
 @njit(cache=True)
@@ -479,10 +640,14 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
             blk[c] = 1
         ctr[C_FILL] += 1
         epoch = ctr[C_FILL]
-        flood_fill(blk, width, nplayer[u], stamp, epoch, queue)
+        _fill(blk, width, nplayer[u], stamp, epoch, queue)
+        zmask = pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch,
+                          width, stamp2, ctr, queue2)
         g1 = gu + 1
         status = RUNNING
         for i in range(nbox):
+            if zmask >= 0 and (zmask >> i) & 1 == 0:
+                continue
             b = nbox_pool[base + i]
             for d in range(4):
                 s = _delta(d, width)
@@ -507,7 +672,9 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                         wbox[k] = wbox[k - 1]
                         k -= 1
                     wbox[k] = t
-                    norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
+                    norm = _child_norm(blk, width, b, t, s, nplayer[u], stamp, epoch)
+                    if norm < 0:
+                        norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
                     box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
                     h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
                     if h < UNREACHABLE:

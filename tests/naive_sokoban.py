@@ -176,3 +176,50 @@ def frozen(walls, boxes, goals, dead, cell, testing=frozenset()):
             return 0
         result = max(result, blocked)
     return result
+
+
+def pi_corral(walls, boxes, goals, dead, player):
+    """The boxes the PI-corral rule keeps (see ``levelforge.engine.sokoban.pi_corral``):
+    None for all boxes, else the boxes of the chosen corral (empty: a deadlock).
+
+    A corral is a connected area of non-wall cells outside the player's region, boxes
+    included; it is eligible when it holds a box off its goal or an empty goal and every
+    push of each of its boxes is possible now into a free cell of the corral, or blocked
+    until a corral box moves (player cell a wall or in the corral; target a wall, a corral
+    box or dead). The eligible corral with the fewest possible pushes wins; ties go to the
+    corral met first in (y, x) order of its boxes."""
+    region = reachable(walls, boxes, player)
+    seen = set()
+    best = None
+    best_count = None
+    for b0 in sorted(boxes, key=lambda c: (c[1], c[0])):
+        if b0 in seen:
+            continue
+        area = {b0}
+        todo = [b0]
+        while todo:
+            c = todo.pop()
+            for step in DIRS.values():
+                nb = add(c, step)
+                if nb not in walls and nb not in region and nb not in area:
+                    area.add(nb)
+                    todo.append(nb)
+        seen |= area
+        if all((c in goals) == (c in boxes) for c in area):
+            continue
+        count = 0
+        eligible = True
+        for b in (c for c in area if c in boxes):
+            for step in DIRS.values():
+                p, t = add(b, step, -1), add(b, step)
+                if p in walls or p in area or t in walls or t in dead \
+                        or (t in boxes and t in area):
+                    continue
+                if p in region and t in area and t not in boxes:
+                    count += 1
+                    continue
+                eligible = False
+        if eligible and (best_count is None or count < best_count):
+            best_count = count
+            best = frozenset(c for c in area if c in boxes) if count else frozenset()
+    return best

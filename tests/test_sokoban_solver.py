@@ -322,3 +322,85 @@ def test_microban_levels_solve_with_replayable_solutions():
 def test_microban_push_counts_match_naive_bfs(k):
     level = read_xsb(MICROBAN)[k - 1]
     assert solve(level).pushes == naive.bfs_pushes(level)
+
+
+def kernel_pi_corral(level, dead_set):
+    """The kernel's PI-corral choice on ``level`` as naive.pi_corral reports it."""
+    walls, goals, boxes, _ = level.arrays()
+    w = level.width
+    cell = {c: c[1] * w + c[0] for c in level.boxes}
+    order = sorted(level.boxes, key=lambda c: cell[c])
+    pool = np.array([cell[c] for c in order], np.int16)
+    dead = np.zeros(walls.size, np.uint8)
+    for x, y in dead_set:
+        dead[y * w + x] = 1
+    stamp = np.zeros(walls.size, np.int64)
+    for x, y in naive.reachable(level.walls, level.boxes, level.player):
+        stamp[y * w + x] = 1
+    mask = K.pi_corral(pool, 0, len(order), walls, goals, boxes, dead, stamp, 1, w,
+                       np.zeros(walls.size, np.int64), np.zeros(K.N_COUNTERS, np.int64),
+                       np.zeros(walls.size, np.int32))
+    if mask < 0:
+        return None
+    return frozenset(c for i, c in enumerate(order) if (mask >> i) & 1)
+
+
+def corral_level(rng):
+    """Random rooms with up to 4 boxes and some inner walls: corrals are frequent."""
+    return pulled_level(rng, max_side=7, max_boxes=4, wall_p=0.2) if rng.random() < 0.5 \
+        else random_level(rng, max_side=7, max_boxes=4, wall_p=0.2)
+
+
+@pytest.mark.parametrize("case", range(60))
+def test_pi_corral_rule_matches_naive_and_keeps_an_optimal_first_push(case):
+    rng = np.random.default_rng(70_000 + case)
+    level = corral_level(rng)
+    if level is None:
+        return
+    cells = [(x, y) for y in range(level.height) for x in range(level.width)]
+    dead_set = naive.dead_squares(level.walls, level.goals, cells)
+    kept = kernel_pi_corral(level, dead_set)
+    assert kept == naive.pi_corral(level.walls, level.boxes, level.goals, dead_set,
+                                   level.player)
+    if kept is None:
+        return
+    best = naive.bfs_pushes(level)
+    if not kept:  # no push of the corral is possible: a deadlock
+        assert best is None
+        return
+    if best is None or best == 0:
+        return
+    # some push of a kept box starts an optimal solution
+    region = naive.reachable(level.walls, level.boxes, level.player)
+    follow = []
+    for b in kept:
+        for step in naive.DIRS.values():
+            t = naive.add(b, step)
+            if naive.add(b, step, -1) in region and t not in level.walls \
+                    and t not in level.boxes:
+                child = level.replace(boxes=(level.boxes - {b}) | {t}, player=b)
+                follow.append(naive.bfs_pushes(child))
+    assert best - 1 in follow
+
+
+@pytest.mark.parametrize("case", range(80))
+def test_pi_corral_pruning_keeps_optimal_pushes_and_unsolvable_verdicts(case):
+    rng = np.random.default_rng(80_000 + case)
+    level = corral_level(rng)
+    if level is None:
+        return
+    expected = naive.bfs_pushes(level)
+    result = solve(level)
+    if expected is None:
+        assert result.status == "unsolvable"
+    else:
+        assert (result.status, result.pushes) == ("solved", expected)
+        check_replay(level, result)
+
+
+def test_pi_corral_pruning_cuts_the_search_on_microban_139():
+    # two rooms joined by a corridor: the corral rule orders their pushes
+    level = read_xsb(MICROBAN)[138]
+    result = Solver(max_nodes=2_000_000).solve(level)
+    assert (result.status, result.pushes) == ("solved", 106)
+    assert result.nodes < 1_000_000  # 1.89 million stored states without the rule

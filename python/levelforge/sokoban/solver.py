@@ -259,7 +259,8 @@ def solve(level, max_nodes=DEFAULT_MAX_NODES, time_limit=None):
 
     A state is the box set plus the player's region (normalised to its smallest cell);
     the heuristic is a min-cost matching of boxes to goals under precomputed push
-    distances; dead squares and freeze deadlocks are pruned (both sound, so an exhausted
+    distances; dead squares and freeze deadlocks are pruned, and where a PI-corral
+    exists only its boxes are pushed (all three keep push-optimality, so an exhausted
     search proves ``unsolvable``). ``max_nodes`` caps stored states and ``time_limit``
     (seconds) the wall time; reaching either gives status ``limit``, never ``unsolvable``.
 
