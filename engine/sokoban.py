@@ -9,7 +9,8 @@ Directions are numbered 0..3 = up, left, right, down (LURD letters ``u l r d``).
 A search state is the sorted box cells plus the player's reachable region, normalised
 to the smallest cell of the region. The search lives in preallocated arrays (a node
 pool, a binary heap of packed keys, an open-addressing transposition table keyed by a
-Zobrist hash with a generation stamp, so a new search never clears anything).
+Zobrist hash, each entry stamped with its search generation, so a new search never
+clears anything).
 """
 import numpy as np
 from numba import njit
@@ -19,6 +20,12 @@ from .grid import flood_fill, rng_below
 UNREACHABLE = 1 << 24  # push distance of a cell from which a goal cannot be reached
 _BIG = np.int64(1) << 50
 MAX_G = 32767  # pushes and f values must fit 15 bits of the packed heap key
+# a transposition-table entry packs (search generation, hash fingerprint, node index)
+_T_NODE_BITS = 26
+_T_NODE_MASK = (np.int64(1) << _T_NODE_BITS) - 1
+_T_FP_MASK = ((np.int64(1) << 14) - 1) << _T_NODE_BITS
+_T_GEN_SHIFT = 40
+MAX_GENERATION = (1 << 23) - 1  # then the table is cleared and generations restart
 
 # counter slots of ``ctr`` (int64[16])
 C_NODES = 0      # nodes stored in the pool
@@ -412,49 +419,71 @@ def _ring(k, width):
 
 
 @njit(cache=True)
-def _child_norm(blk, width, b, t, s, pnorm, stamp, epoch):
-    """The normalised player cell after the push ``b -> t`` (step ``s``) without a flood
-    fill, or -1 when the cheap argument does not apply. ``blk`` is the child's board,
-    ``stamp == epoch`` marks the parent's player region ``R`` (smallest cell ``pnorm``).
+def _child_norm(blk, width, b, t, pnorm, stamp, epoch, stamp2, ctr, queue2):
+    """The normalised player cell after the push ``b -> t`` without a flood fill of the
+    whole region, or -1 when the cheap argument does not apply. ``blk`` is the child's
+    board, ``stamp == epoch`` marks the parent's player region ``R`` (smallest cell
+    ``pnorm``).
 
-    The child's region is ``R - {t} + {b}`` when (1) no open neighbour of ``b`` lies
-    outside ``R`` (nothing new joins through ``b``) and (2) ``t`` was outside ``R``, or
-    the open neighbours of ``t`` all lie on one run of open cells of the ring of eight
-    around ``t`` (so blocking ``t`` splits nothing: every path through ``t`` can go
-    round it). Its smallest cell is then ``min(pnorm, b)`` unless ``t == pnorm``."""
-    ps = width if (s == 1 or s == -1) else 1
-    for p in (b - ps, b + ps):
-        if blk[p] == 0 and stamp[p] != epoch:
-            return -1
+    Blocking ``t`` splits nothing when ``t`` was outside ``R``, or when the open
+    neighbours of ``t`` all lie on one run of open cells of the ring of eight around it
+    (every path through ``t`` can go round it). Then the child's region is ``R - {t}``
+    plus the open cells outside ``R`` joined through ``b`` (a fill of those only, on
+    ``stamp2``/``queue2``), and its smallest cell follows unless ``t == pnorm``."""
     if stamp[t] == epoch:
         if t == pnorm:
             return -1
-        runs = 0
         # count runs of open ring cells that contain an orthogonal neighbour
         start = -1
         for k in range(8):
             if blk[t + _ring(k, width)] != 0:
                 start = k
                 break
-        if start < 0:
-            return min(pnorm, b)  # whole ring open
-        open_run = False
-        has4 = False
-        for j in range(1, 9):
-            k = (start + j) & 7
-            if blk[t + _ring(k, width)] == 0:
-                if not open_run:
-                    open_run = True
-                    has4 = False
-                if (k & 1) == 0:
-                    has4 = True
-            else:
-                if open_run and has4:
-                    runs += 1
-                open_run = False
-        if runs > 1:
-            return -1
-    return min(pnorm, b)
+        if start >= 0:
+            runs = 0
+            open_run = False
+            has4 = False
+            for j in range(1, 9):
+                k = (start + j) & 7
+                if blk[t + _ring(k, width)] == 0:
+                    if not open_run:
+                        open_run = True
+                        has4 = False
+                    if (k & 1) == 0:
+                        has4 = True
+                else:
+                    if open_run and has4:
+                        runs += 1
+                    open_run = False
+            if runs > 1:
+                return -1
+    best = pnorm
+    ctr[C_FILL2] += 1
+    ep = ctr[C_FILL2]
+    stamp2[b] = ep
+    queue2[0] = b
+    head = 0
+    tail = 1
+    while head < tail:
+        c = queue2[head]
+        head += 1
+        if c < best:
+            best = c
+        for d in range(4):
+            nb = c + _delta(d, width)
+            if blk[nb] == 0 and stamp[nb] != epoch and stamp2[nb] != ep:
+                stamp2[nb] = ep
+                queue2[tail] = nb
+                tail += 1
+    return best
+
+
+@njit(cache=True, inline="always")
+def _entry(generation, key, node):
+    """A transposition-table entry: the search generation (an empty slot holds an older
+    one), 14 bits of the state's hash above the slot bits, and the node index."""
+    fp = np.int64((key >> np.uint64(_T_GEN_SHIFT)) & np.uint64(0x3FFF))
+    return (np.int64(generation) << _T_GEN_SHIFT) | (fp << _T_NODE_BITS) | np.int64(node)
 
 
 @njit(cache=True)
@@ -534,7 +563,7 @@ def pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch, widt
 
 @njit(cache=True)
 def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
-                 nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
+                 nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                  occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
                  hu, hv, hp, hway, hminv, hused, fstack, hside, compof):
     """Reset the search workspace and insert the start state (box cells ``boxes[:nbox]``,
@@ -542,6 +571,10 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     SOLVED (already solved) or UNSOLVABLE (a dead square, frozen box or no matching)."""
     ctr[C_NODES] = 0
     ctr[C_HEAP] = 0
+    if ctr[C_TEPOCH] >= MAX_GENERATION:
+        for i in range(table.shape[0]):
+            table[i] = 0
+        ctr[C_TEPOCH] = 0
     ctr[C_TEPOCH] += 1
     ctr[C_GOAL] = -1
     ctr[C_EXPANDED] = 0
@@ -592,9 +625,9 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     nmove[0] = -1
     ctr[C_NODES] = 1
     mask = table.shape[0] - 1
-    slot = np.int64((bh ^ zob[1, norm]) & np.uint64(mask))
-    table[slot] = 0
-    tstamp[slot] = ctr[C_TEPOCH]
+    key = bh ^ zob[1, norm]
+    slot = np.int64(key & np.uint64(mask))
+    table[slot] = _entry(ctr[C_TEPOCH], key, 0)
     if h == 0:
         ctr[C_GOAL] = 0
         ctr[C_STATUS] = SOLVED
@@ -605,7 +638,7 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
 
 @njit(cache=True)
 def search_run(budget, walls, goals, dead, dist, zob, width,
-               nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
+               nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
                hu, hv, hp, hway, hminv, hused, fstack, hside, compof):
     """Continue the A* search for at most ``budget`` expansions. Returns the status:
@@ -672,37 +705,49 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                         wbox[k] = wbox[k - 1]
                         k -= 1
                     wbox[k] = t
-                    norm = _child_norm(blk, width, b, t, s, nplayer[u], stamp, epoch)
+                    norm = _child_norm(blk, width, b, t, nplayer[u], stamp, epoch, stamp2,
+                                       ctr, queue2)
                     if norm < 0:
                         norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
-                    box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
-                    h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
-                    if h < UNREACHABLE:
-                        bh = nhash[u] ^ zob[0, b] ^ zob[0, t]
-                        slot = np.int64((bh ^ zob[1, norm]) & np.uint64(mask))
-                        found = -1
-                        while tstamp[slot] == tepoch:
-                            j = table[slot]
-                            if nhash[j] == bh and nplayer[j] == norm:
-                                same = True
-                                jb = j * nbox
-                                for q in range(nbox):
-                                    if nbox_pool[jb + q] != wbox[q]:
-                                        same = False
-                                        break
-                                if same:
-                                    found = j
+                    # look the child up first: a known state needs no heuristic
+                    bh = nhash[u] ^ zob[0, b] ^ zob[0, t]
+                    key = bh ^ zob[1, norm]
+                    slot = np.int64(key & np.uint64(mask))
+                    want = _entry(tepoch, key, 0)
+                    found = -1
+                    while True:
+                        e = table[slot]
+                        if (e >> _T_GEN_SHIFT) != tepoch:
+                            break
+                        j = e & _T_NODE_MASK
+                        if (e & _T_FP_MASK) == want & _T_FP_MASK and nplayer[j] == norm:
+                            same = True
+                            jb = j * nbox
+                            for q in range(nbox):
+                                if nbox_pool[jb + q] != wbox[q]:
+                                    same = False
                                     break
-                            slot = (slot + 1) & mask
-                        if found >= 0:
-                            if g1 < ng[found]:
-                                if ctr[C_HEAP] >= heap_cap:
-                                    status = LIMIT
-                                else:
-                                    ng[found] = g1
-                                    nparent[found] = u
-                                    nmove[found] = b * 4 + d
-                                    _heap_push(heap, ctr, _key(g1 + h, g1, found))
+                            if same:
+                                found = j
+                                break
+                        slot = (slot + 1) & mask
+                    if found >= 0:
+                        if g1 < ng[found]:
+                            if ctr[C_HEAP] >= heap_cap:
+                                status = LIMIT
+                            else:
+                                box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
+                                h = matching_cost(hside, nbox, dist, hu, hv, hp, hway,
+                                                  hminv, hused)
+                                ng[found] = g1
+                                nparent[found] = u
+                                nmove[found] = b * 4 + d
+                                _heap_push(heap, ctr, _key(g1 + h, g1, found))
+                    else:
+                        box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
+                        h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+                        if h >= UNREACHABLE:
+                            pass  # no matching: a deadlock, never stored
                         elif ctr[C_NODES] >= cap or ctr[C_HEAP] >= heap_cap:
                             status = LIMIT
                         else:
@@ -716,8 +761,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                             ng[j] = g1
                             nhash[j] = bh
                             nmove[j] = b * 4 + d
-                            table[slot] = j
-                            tstamp[slot] = tepoch
+                            table[slot] = want | j
                             if h == 0:
                                 ctr[C_GOAL] = j
                                 status = SOLVED
@@ -925,7 +969,7 @@ def _random_pull(walls, occ, width, player, rng, stamp, ctr, queue, cand):
 def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds, max_pulls,
                    every, node_cap, rng, zob,
                    walls, goals, dead, dist, goal_cells, cells, cand, sides, lab,
-                   nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, tstamp, ctr,
+                   nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                    occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
                    hu, hv, hp, hway, hminv, hused, fstack, hside, compof, prev, chain,
                    best_walls, best_goals, best_boxes, stats, out):
@@ -993,14 +1037,14 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
                     occ[c] = 0
                 st = search_start(chain, nbox, player, node_cap, walls, goals, dead, dist,
                                   zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
-                                  heap, table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
+                                  heap, table, ctr, occ, blk, stamp, queue, stamp2,
                                   queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
                                   fstack, hside, compof)
                 stats[5] += 1
                 if st == RUNNING:
                     st = search_run(1 << 40, walls, goals, dead, dist, zob, width,
                                     nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
-                                    table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
+                                    table, ctr, occ, blk, stamp, queue, stamp2,
                                     queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
                                     fstack, hside, compof)
                 stats[6] += ctr[C_NODES]
@@ -1055,13 +1099,13 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
         push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab, compof)
         st = search_start(best_boxes, nbox, best_player, node_cap, walls, goals, dead, dist,
                           zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
-                          heap, table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
+                          heap, table, ctr, occ, blk, stamp, queue, stamp2,
                           queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack,
                           hside, compof)
         if st == RUNNING:
             search_run(1 << 40, walls, goals, dead, dist, zob, width,
                        nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
-                       table, tstamp, ctr, occ, blk, stamp, queue, stamp2,
+                       table, ctr, occ, blk, stamp, queue, stamp2,
                        queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack,
                        hside, compof)
     for c in range(n):

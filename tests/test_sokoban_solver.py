@@ -404,3 +404,36 @@ def test_pi_corral_pruning_cuts_the_search_on_microban_139():
     result = Solver(max_nodes=2_000_000).solve(level)
     assert (result.status, result.pushes) == ("solved", 106)
     assert result.nodes < 1_000_000  # 1.89 million stored states without the rule
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_child_normalisation_without_full_fill_matches_naive_region(case):
+    rng = np.random.default_rng(90_000 + case)
+    level = random_level(rng, max_side=8, max_boxes=5, wall_p=0.25)
+    if level is None:
+        return
+    walls, _, boxes, _ = level.arrays()
+    w = level.width
+    blk = (walls | boxes).astype(np.uint8)
+    region = naive.reachable(level.walls, level.boxes, level.player)
+    stamp = np.zeros(walls.size, np.int64)
+    for x, y in region:
+        stamp[y * w + x] = 1
+    pnorm = min(y * w + x for x, y in region)
+    stamp2 = np.zeros(walls.size, np.int64)
+    ctr = np.zeros(K.N_COUNTERS, np.int64)
+    queue2 = np.zeros(walls.size, np.int32)
+    for b in level.boxes:
+        for step in naive.DIRS.values():
+            t = naive.add(b, step)
+            if naive.add(b, step, -1) not in region or t in level.walls or t in level.boxes:
+                continue
+            bc, tc = b[1] * w + b[0], t[1] * w + t[0]
+            blk[bc], blk[tc] = 0, 1
+            got = K._child_norm(blk, w, bc, tc, pnorm, stamp, 1, stamp2, ctr, queue2)
+            blk[bc], blk[tc] = 1, 0
+            child = (level.boxes - {b}) | {t}
+            want = min(y * w + x for x, y in naive.reachable(level.walls, child, b))
+            assert got in (-1, want)
+            if tc not in (pnorm,) and stamp[tc] != 1:
+                assert got == want  # nothing can split: always answered

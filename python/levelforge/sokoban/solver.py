@@ -124,15 +124,14 @@ class Workspace:
         self.nmove = np.zeros(self.nodes, np.int32)
         self.heap = np.zeros(2 * self.nodes + 16, np.int64)
         size = _pow2_at_least(2 * self.nodes)
-        self.table = np.zeros(size, np.int32)
-        self.tstamp = np.zeros(size, np.int64)  # search generations: never wrap
+        self.table = np.zeros(size, np.int64)  # entries stamped with search generations
         self.chain = np.zeros(max(_k.MAX_G + 1, 64), np.int32)
         self.ctr[_k.C_TEPOCH] = 0
 
     def search_arrays(self):
         """The arrays of the search kernels, in their argument order (after ``zob``)."""
         return (self.pool, self.nplayer, self.nparent, self.ng, self.nhash, self.nmove,
-                self.heap, self.table, self.tstamp, self.ctr, self.occ, self.blk,
+                self.heap, self.table, self.ctr, self.occ, self.blk,
                 self.stamp, self.queue, self.stamp2, self.queue2, self.tmp, self.wbox,
                 *self.hung, self.compof)
 
