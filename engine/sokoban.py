@@ -562,10 +562,48 @@ def pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch, widt
 
 
 @njit(cache=True)
+def _canonical(wbox, nbox, m, zob, symtab, queue2):
+    """Bring the state with sorted boxes ``wbox[:nbox]`` and player region ``queue2[:m]``
+    to its canonical image under the board's symmetries (rows of ``symtab``: the cell
+    permutation, then the direction map, the composition row and the inverse): the image
+    with the smallest Zobrist key. Rewrites ``wbox`` (sorted) and returns
+    ``(symmetry, normalised player cell, box hash)``."""
+    nsym = symtab.shape[0]
+    best_k = 0
+    best_key = np.uint64(0)
+    best_norm = 0
+    best_bh = np.uint64(0)
+    for k in range(nsym):
+        bh = np.uint64(0)
+        for q in range(nbox):
+            bh ^= zob[0, symtab[k, wbox[q]]]
+        mk = symtab[k, queue2[0]]
+        for i in range(1, m):
+            v = symtab[k, queue2[i]]
+            if v < mk:
+                mk = v
+        key = bh ^ zob[1, mk]
+        if k == 0 or key < best_key:
+            best_k = k
+            best_key = key
+            best_norm = mk
+            best_bh = bh
+    if best_k != 0:
+        for q in range(nbox):
+            v = symtab[best_k, wbox[q]]
+            j = q
+            while j > 0 and wbox[j - 1] > v:
+                wbox[j] = wbox[j - 1]
+                j -= 1
+            wbox[j] = v
+    return best_k, best_norm, best_bh
+
+
+@njit(cache=True)
 def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
                  nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                  occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-                 hu, hv, hp, hway, hminv, hused, fstack, hside, compof):
+                 hu, hv, hp, hway, hminv, hused, fstack, hside, compof, symtab):
     """Reset the search workspace and insert the start state (box cells ``boxes[:nbox]``,
     player cell ``player``) with a node cap ``cap``. Returns the status: RUNNING,
     SOLVED (already solved) or UNSOLVABLE (a dead square, frozen box or no matching)."""
@@ -606,6 +644,15 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     for i in range(nbox):
         occ[wbox[i]] = 0
         blk[wbox[i]] = 0
+    k0 = 0
+    if symtab.shape[0] > 1:
+        ctr[C_FILL2] += 1
+        for i in range(nbox):
+            blk[wbox[i]] = 1
+        m = _fill(blk, width, player, stamp2, ctr[C_FILL2], queue2)
+        for i in range(nbox):
+            blk[wbox[i]] = 0
+        k0, norm, _ = _canonical(wbox, nbox, m, zob, symtab, queue2)
     box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
     h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
     if bad or h >= UNREACHABLE:
@@ -622,7 +669,7 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     nparent[0] = -1
     ng[0] = 0
     nhash[0] = bh
-    nmove[0] = -1
+    nmove[0] = k0  # the root's symmetry (the stored root is its image)
     ctr[C_NODES] = 1
     mask = table.shape[0] - 1
     key = bh ^ zob[1, norm]
@@ -640,14 +687,19 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
 def search_run(budget, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-               hu, hv, hp, hway, hminv, hused, fstack, hside, compof):
-    """Continue the A* search for at most ``budget`` expansions. Returns the status:
+               hu, hv, hp, hway, hminv, hused, fstack, hside, compof, symtab):
+    """Continue the A* search for at most ``budget`` expansions. With more than one row
+    in ``symtab`` (the board's symmetries, see
+    :func:`levelforge.sokoban.solver.board_symmetries`) every state is stored as its
+    canonical image (:func:`_canonical`): images have the same pushes to go, so the
+    optimum is kept, and each node's move records the symmetry taken. Returns the status:
     RUNNING (budget used up; call again), SOLVED (``ctr[C_GOAL]`` is the solved node),
     UNSOLVABLE (the open list is exhausted: proved) or LIMIT (node pool or heap full)."""
     if ctr[C_STATUS] != RUNNING:
         return ctr[C_STATUS]
     nbox = ctr[C_BOXES]
     cap = ctr[C_CAP]
+    nsym = symtab.shape[0]
     mask = table.shape[0] - 1
     tepoch = ctr[C_TEPOCH]
     heap_cap = heap.shape[0]
@@ -705,12 +757,19 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                         wbox[k] = wbox[k - 1]
                         k -= 1
                     wbox[k] = t
-                    norm = _child_norm(blk, width, b, t, nplayer[u], stamp, epoch, stamp2,
-                                       ctr, queue2)
-                    if norm < 0:
-                        norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
+                    ksym = 0
+                    if nsym > 1:
+                        ctr[C_FILL2] += 1
+                        m = _fill(blk, width, b, stamp2, ctr[C_FILL2], queue2)
+                        ksym, norm, bh = _canonical(wbox, nbox, m, zob, symtab, queue2)
+                    else:
+                        norm = _child_norm(blk, width, b, t, nplayer[u], stamp, epoch,
+                                           stamp2, ctr, queue2)
+                        if norm < 0:
+                            norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
+                        bh = nhash[u] ^ zob[0, b] ^ zob[0, t]
+                    move = (ksym << 24) | (b * 4 + d)
                     # look the child up first: a known state needs no heuristic
-                    bh = nhash[u] ^ zob[0, b] ^ zob[0, t]
                     key = bh ^ zob[1, norm]
                     slot = np.int64(key & np.uint64(mask))
                     want = _entry(tepoch, key, 0)
@@ -741,7 +800,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                                                   hminv, hused)
                                 ng[found] = g1
                                 nparent[found] = u
-                                nmove[found] = b * 4 + d
+                                nmove[found] = move
                                 _heap_push(heap, ctr, _key(g1 + h, g1, found))
                     else:
                         box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
@@ -760,7 +819,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                             nparent[j] = u
                             ng[j] = g1
                             nhash[j] = bh
-                            nmove[j] = b * 4 + d
+                            nmove[j] = move
                             table[slot] = want | j
                             if h == 0:
                                 ctr[C_GOAL] = j
@@ -833,24 +892,47 @@ def reconstruct(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue
                 chain, out):
     """Write the LURD solution of the solved search into ``out`` (uint8 letters) and
     return its length; -1 if ``out`` is too small. Walks between pushes are shortest
-    walks, so the moves are push-optimal but may be move-suboptimal."""
+    walks, so the moves are push-optimal but may be move-suboptimal. For a search run
+    without symmetries (see :func:`reconstruct_sym`)."""
+    return reconstruct_sym(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2,
+                           queue2, prev, chain, out, chain.reshape((1, chain.shape[0])), 1)
+
+
+@njit(cache=True)
+def reconstruct_sym(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue2,
+                    prev, chain, out, symtab, nsym):
+    """:func:`reconstruct` for a search over canonical images under ``nsym`` symmetries
+    (``symtab`` as in :func:`search_run`): each node is stored as an image of the real
+    state, so the moves are mapped back through the composed symmetries."""
     nbox = ctr[C_BOXES]
     goal = ctr[C_GOAL]
+    n = walls.shape[0]
     npush = 0
     j = goal
     while nparent[j] >= 0:
         chain[npush] = nmove[j]
         npush += 1
         j = nparent[j]
+    f = 0  # the symmetry taking real cells to the stored frame of the current node
+    if nsym > 1:
+        f = nmove[0]
     for i in range(nbox):
-        occ[nbox_pool[i]] = 1
+        c = nbox_pool[i]
+        if nsym > 1:
+            c = symtab[symtab[f, n + 4 + nsym], c]
+        occ[c] = 1
     player = ctr[C_START]
     pos = 0
     ok = True
     for k in range(npush - 1, -1, -1):
         mv = chain[k]
-        b = mv >> 2
+        b = (mv & 0xFFFFFF) >> 2
         d = mv & 3
+        if nsym > 1:
+            fi = symtab[f, n + 4 + nsym]
+            b = symtab[fi, b]
+            d = symtab[fi, n + d]
+            f = symtab[mv >> 24, n + 4 + f]
         s = _delta(d, width)
         if pos + walls.shape[0] + 1 > out.shape[0]:
             ok = False
@@ -864,12 +946,9 @@ def reconstruct(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue
         occ[b] = 0
         occ[b + s] = 1
         player = b
-    # clear the occupancy of the final boxes
-    for i in range(nbox):
-        occ[nbox_pool[goal * nbox + i]] = 0
+    for c in range(occ.shape[0]):
+        occ[c] = 0
     if not ok:
-        for c in range(occ.shape[0]):
-            occ[c] = 0
         return -1
     return pos
 
@@ -971,7 +1050,7 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
                    walls, goals, dead, dist, goal_cells, cells, cand, sides, lab,
                    nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                    occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-                   hu, hv, hp, hway, hminv, hused, fstack, hside, compof, prev, chain,
+                   hu, hv, hp, hway, hminv, hused, fstack, hside, compof, symtab, prev, chain,
                    best_walls, best_goals, best_boxes, stats, out):
     """Reverse-play generator (see :func:`levelforge.sokoban.generate`).
 
@@ -1039,14 +1118,14 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
                                   zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
                                   heap, table, ctr, occ, blk, stamp, queue, stamp2,
                                   queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
-                                  fstack, hside, compof)
+                                  fstack, hside, compof, symtab)
                 stats[5] += 1
                 if st == RUNNING:
                     st = search_run(1 << 40, walls, goals, dead, dist, zob, width,
                                     nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
                                     table, ctr, occ, blk, stamp, queue, stamp2,
                                     queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
-                                    fstack, hside, compof)
+                                    fstack, hside, compof, symtab)
                 stats[6] += ctr[C_NODES]
                 for i in range(nbox):
                     occ[chain[i]] = 1
@@ -1101,13 +1180,13 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
                           zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
                           heap, table, ctr, occ, blk, stamp, queue, stamp2,
                           queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack,
-                          hside, compof)
+                          hside, compof, symtab)
         if st == RUNNING:
             search_run(1 << 40, walls, goals, dead, dist, zob, width,
                        nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
                        table, ctr, occ, blk, stamp, queue, stamp2,
                        queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack,
-                       hside, compof)
+                       hside, compof, symtab)
     for c in range(n):
         occ[c] = 0
     stats[2] = reconstruct(best_walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2,

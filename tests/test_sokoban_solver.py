@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 from levelforge import ConfigError, InvalidMoveError
 from levelforge.engine import sokoban as K
 from levelforge.sokoban import Level, Solver, read_xsb, replay, solve
+from levelforge.sokoban import solver as solver_mod
 from levelforge.sokoban.solver import MAX_BOXES
 
 import naive_sokoban as naive
@@ -318,7 +319,7 @@ def test_microban_levels_solve_with_replayable_solutions():
         check_replay(levels[k - 1], result)
 
 
-@pytest.mark.parametrize("k", [2, 4, 9, 14])
+@pytest.mark.parametrize("k", [2, 4, 9, 14, 31, 33, 40])  # 31, 33, 40: symmetric boards
 def test_microban_push_counts_match_naive_bfs(k):
     level = read_xsb(MICROBAN)[k - 1]
     assert solve(level).pushes == naive.bfs_pushes(level)
@@ -437,3 +438,118 @@ def test_child_normalisation_without_full_fill_matches_naive_region(case):
             assert got in (-1, want)
             if tc not in (pnorm,) and stamp[tc] != 1:
                 assert got == want  # nothing can split: always answered
+
+
+def symmetric_level(rng, pulled=False):
+    """A random square room whose walls and goals are mirrored left-right, or also
+    top-bottom, or also across the diagonals; boxes and player anywhere, or
+    (``pulled``) placed by pulls from the solved state."""
+    side = int(rng.integers(5, 8))
+    w = h = side
+    cells = [(x, y) for y in range(1, h - 1) for x in range(1, w - 1)]
+    images = [lambda c: c, lambda c: (w - 1 - c[0], c[1])]  # a group, each time
+    kind = rng.random()
+    if kind < 0.6:
+        images.append(lambda c: (c[0], h - 1 - c[1]))
+        images.append(lambda c: (w - 1 - c[0], h - 1 - c[1]))
+    if kind < 0.25:  # all eight
+        images = images + [lambda c, f=f: f((c[1], c[0])) for f in images]
+
+    def orbit(c):
+        return {f(c) for f in images}
+
+    walls = {(x, y) for y in range(h) for x in range(w) if x in (0, w - 1) or y in (0, h - 1)}
+    for c in cells:
+        if rng.random() < 0.12:
+            walls |= orbit(c)
+    free = [c for c in cells if c not in walls]
+    goals = set()
+    for i in rng.permutation(len(free)):
+        if len(goals) >= 3:
+            break
+        o = orbit(free[i])
+        if len(goals) + len(o) <= 4:
+            goals |= o
+    if not goals or len(free) < len(goals) + 1:
+        return None
+    pick = rng.permutation(len(free))
+    boxes = {free[i] for i in pick[:len(goals)]}
+    player = free[pick[len(goals)]]
+    if pulled:  # solvable: random pulls from the solved state
+        boxes = frozenset(goals)
+        rest = [c for c in free if c not in goals]
+        if not rest:
+            return None
+        player = rest[int(rng.integers(len(rest)))]
+        for _ in range(int(rng.integers(4, 25))):
+            region = sorted(naive.reachable(walls, boxes, player))
+            pulls = [(q, letter) for q in region for letter in "ulrd"
+                     if naive.pull(walls, boxes, q, letter) is not None]
+            if not pulls:
+                break
+            q, letter = pulls[int(rng.integers(len(pulls)))]
+            boxes, player = naive.pull(walls, boxes, q, letter)
+    return Level(w, h, frozenset(walls), frozenset(goals), frozenset(boxes), player)
+
+
+@pytest.mark.parametrize("case", range(200))
+def test_symmetry_reduction_keeps_optimal_pushes_and_unsolvable_verdicts(case):
+    rng = np.random.default_rng(100_000 + case)
+    level = symmetric_level(rng, pulled=case % 2 == 0)
+    if level is None:
+        return
+    walls, goals, _, _ = level.arrays()
+    assert solver_mod.board_symmetries(walls, goals, level.width, level.height).shape[0] > 1
+    expected = naive.bfs_pushes(level)
+    result = solve(level)
+    if expected is None:
+        assert result.status == "unsolvable"
+    else:
+        assert (result.status, result.pushes) == ("solved", expected)
+        check_replay(level, result)  # moves mapped back from the canonical images
+
+
+def test_board_symmetries_are_the_grid_isometries_keeping_walls_and_goals():
+    level = read_xsb(MICROBAN)[92]  # level 93: symmetric under all eight
+    walls, goals, _, _ = level.arrays()
+    n, w = walls.size, level.width
+    table = solver_mod.board_symmetries(walls, goals, w, level.height)
+    k = table.shape[0]
+    assert k == 8
+    perms = [table[i, :n] for i in range(k)]
+    assert np.array_equal(perms[0], np.arange(n))
+    cells = [(c % w, c // w) for c in range(n)]
+    for i, p in enumerate(perms):
+        assert np.array_equal(walls[p], walls) and np.array_equal(goals[p], goals)
+        for d, step in enumerate(naive.DIRS.values()):  # order u, l, r, d
+            # neighbours map to neighbours along the mapped direction
+            e = table[i, n + d]
+            estep = list(naive.DIRS.values())[e]
+            for c in range(n):
+                nb = naive.add(cells[c], step)
+                if 0 <= nb[0] < w and 0 <= nb[1] < level.height:
+                    img, nimg = cells[p[c]], cells[p[nb[1] * w + nb[0]]]
+                    assert naive.add(img, estep) == nimg
+        for j, q in enumerate(perms):
+            assert np.array_equal(perms[table[i, n + 4 + j]], p[q])
+        assert np.array_equal(perms[table[i, n + 4 + k]][p], np.arange(n))
+    asym = read_xsb(MICROBAN)[0].arrays()
+    assert solver_mod.board_symmetries(asym[0], asym[1], read_xsb(MICROBAN)[0].width,
+                                       read_xsb(MICROBAN)[0].height).shape[0] == 1
+
+
+# push counts found without the symmetry reduction (level 93: 34 pushes in 25 s then)
+SYMMETRIC_MICROBAN = {7: 6, 66: 15, 90: 16, 93: 34, 95: 8, 105: 24, 110: 14, 142: 20,
+                      145: 18, 146: 14}
+
+
+def test_symmetric_microban_levels_keep_their_push_counts_and_replay():
+    levels = read_xsb(MICROBAN)
+    solver = Solver(max_nodes=2_000_000)
+    for k, pushes in SYMMETRIC_MICROBAN.items():
+        walls, goals, _, _ = levels[k - 1].arrays()
+        assert solver_mod.board_symmetries(walls, goals, levels[k - 1].width,
+                                           levels[k - 1].height).shape[0] > 1
+        result = solver.solve(levels[k - 1])
+        assert (result.status, result.pushes) == ("solved", pushes), k
+        check_replay(levels[k - 1], result)

@@ -82,6 +82,7 @@ class Workspace:
         self.ctr = np.zeros(_k.N_COUNTERS, np.int64)
         self.pool = np.zeros(0, np.int16)
         self.distbuf = np.zeros(0, np.int32)
+        self.symtab = _IDENTITY
 
     def ensure(self, cells, boxes, nodes):
         """Grow the arrays so a search of this size fits; keep them if they already do."""
@@ -133,7 +134,58 @@ class Workspace:
         return (self.pool, self.nplayer, self.nparent, self.ng, self.nhash, self.nmove,
                 self.heap, self.table, self.ctr, self.occ, self.blk,
                 self.stamp, self.queue, self.stamp2, self.queue2, self.tmp, self.wbox,
-                *self.hung, self.compof)
+                *self.hung, self.compof, self.symtab)
+
+
+_IDENTITY = np.zeros((1, 1), np.int32)  # no symmetry: the kernels never read it
+# the isometries of a grid: (x, y) -> (a*x + b*y + c, d*x + e*y + f) with c, f from the size;
+# the first four keep the shape, the last four swap width and height (square boards only)
+_ISOMETRIES = ((1, 0, 0, 1), (-1, 0, 0, 1), (1, 0, 0, -1), (-1, 0, 0, -1),
+               (0, 1, 1, 0), (0, -1, 1, 0), (0, 1, -1, 0), (0, -1, -1, 0))
+_STEPS = ((0, -1), (-1, 0), (1, 0), (0, 1))  # directions u, l, r, d
+
+
+def board_symmetries(walls, goals, width, height):
+    """The symmetries of a board (isometries of the grid that map walls to walls and
+    goals to goals) as the kernels' table: one row per symmetry (the identity first),
+    holding the cell permutation, the direction map, the composition row (entry ``j``:
+    this symmetry after symmetry ``j``) and the index of the inverse. Returns
+    :data:`_IDENTITY` when the board has no other symmetry.
+
+    >>> w = np.array([1, 1, 1, 1, 0, 1, 1, 1, 1], np.uint8)
+    >>> board_symmetries(w, np.zeros(9, np.uint8), 3, 3).shape
+    (8, 21)
+    """
+    n = width * height
+    x = np.arange(n) % width
+    y = np.arange(n) // width
+    perms, dirs = [], []
+    for a, b, d, e in _ISOMETRIES:
+        if b != 0 and width != height:
+            continue
+        nx = a * x + b * y
+        ny = d * x + e * y
+        nx -= nx.min()
+        ny -= ny.min()
+        perm = ny * width + nx
+        if not (np.array_equal(walls[perm], walls) and np.array_equal(goals[perm], goals)):
+            continue
+        perms.append(perm)
+        dirs.append([_STEPS.index((a * sx + b * sy, d * sx + e * sy)) for sx, sy in _STEPS])
+    k = len(perms)
+    if k == 1:
+        return _IDENTITY
+    index = {p.tobytes(): i for i, p in enumerate(perms)}
+    table = np.zeros((k, n + 4 + k + 1), np.int32)
+    ident = np.arange(n)
+    for i, p in enumerate(perms):
+        table[i, :n] = p
+        table[i, n:n + 4] = dirs[i]
+        for j, q in enumerate(perms):
+            table[i, n + 4 + j] = index[p[q].tobytes()]  # cell c -> p[q[c]]
+        table[i, n + 4 + k] = next(j for j, q in enumerate(perms)
+                                   if np.array_equal(q[p], ident))
+    return table
 
 
 def _player_area(walls, width, player, ws):
@@ -205,6 +257,7 @@ class Solver:
         dist = ws.distbuf[:4 * nbox * n].reshape(nbox, 4 * n)  # C-contiguous, no copy
         dead = ws.dead[:n]
         _k.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab, ws.compof)
+        ws.symtab = board_symmetries(walls, goals, width, level.height)
         arrays = ws.search_arrays()
         board = (walls, goals, dead, dist, ws.zob, width)
         status = _k.search_start(box_cells, nbox, player, cap, *board, *arrays)
@@ -224,8 +277,9 @@ class Solver:
                                ms_since(start))
         pushes = int(ws.ng[ws.ctr[_k.C_GOAL]])
         out = np.empty(pushes * (walls.shape[0] + 1) + 1, np.uint8)
-        length = _k.reconstruct(walls, width, ws.pool, ws.nparent, ws.nmove, ws.ctr, ws.occ,
-                                ws.stamp2, ws.queue2, ws.prev, ws.chain, out)
+        length = _k.reconstruct_sym(walls, width, ws.pool, ws.nparent, ws.nmove, ws.ctr,
+                                    ws.occ, ws.stamp2, ws.queue2, ws.prev, ws.chain, out,
+                                    ws.symtab, ws.symtab.shape[0])
         solution = out[:length].tobytes().decode("ascii")
         return SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
                            ms_since(start))
@@ -258,10 +312,12 @@ def solve(level, max_nodes=DEFAULT_MAX_NODES, time_limit=None):
 
     A state is the box set plus the player's region (normalised to its smallest cell);
     the heuristic is a min-cost matching of boxes to goals under precomputed push
-    distances; dead squares and freeze deadlocks are pruned, and where a PI-corral
-    exists only its boxes are pushed (all three keep push-optimality, so an exhausted
-    search proves ``unsolvable``). ``max_nodes`` caps stored states and ``time_limit``
-    (seconds) the wall time; reaching either gives status ``limit``, never ``unsolvable``.
+    distances; dead squares and freeze deadlocks are pruned, where a PI-corral exists
+    only its boxes are pushed, and on a symmetric board (mirrors, rotations) states are
+    stored as one canonical image per symmetry class (all of this keeps push-optimality,
+    so an exhausted search proves ``unsolvable``). ``max_nodes`` caps stored states and
+    ``time_limit`` (seconds) the wall time; reaching either gives status ``limit``, never
+    ``unsolvable``.
 
     The solution has the optimal number of pushes and replays move by move to the solved
     state; its walks between pushes are shortest walks, but the total *moves* may be
