@@ -154,7 +154,7 @@ def board_symmetries(walls, goals, width, height):
 
     >>> w = np.array([1, 1, 1, 1, 0, 1, 1, 1, 1], np.uint8)
     >>> board_symmetries(w, np.zeros(9, np.uint8), 3, 3).shape
-    (8, 21)
+    (8, 22)
     """
     n = width * height
     x = np.arange(n) % width
