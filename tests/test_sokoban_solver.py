@@ -553,3 +553,14 @@ def test_symmetric_microban_levels_keep_their_push_counts_and_replay():
         result = solver.solve(levels[k - 1])
         assert (result.status, result.pushes) == ("solved", pushes), k
         check_replay(levels[k - 1], result)
+
+
+def test_transposition_generations_restart_with_a_cleared_table():
+    solver = Solver(max_nodes=10_000)
+    level = read_xsb(MICROBAN)[1]
+    first = solver.solve(level)
+    solver.workspace.ctr[K.C_TEPOCH] = K.MAX_GENERATION  # the next search wraps
+    again = solver.solve(level)
+    assert solver.workspace.ctr[K.C_TEPOCH] == 1
+    assert (again.pushes, again.nodes) == (first.pushes, first.nodes)
+    assert solver.solve(level).nodes == first.nodes
