@@ -45,10 +45,11 @@ def rng_random(state):
 
 
 @njit(cache=True)
-def rng_shuffle(state, a):
-    """Shuffle the 1-D array ``a`` in place (Fisher-Yates)."""
-    for i in range(a.shape[0] - 1, 0, -1):
-        j = rng_below(state, i + 1)
+def rng_choose(state, a, n, k):
+    """Move a uniform random ``k``-subset of ``a[:n]`` into ``a[:k]``, in random order
+    (the first ``k`` steps of a Fisher-Yates shuffle; ``k = n`` shuffles all of it)."""
+    for i in range(k):
+        j = i + rng_below(state, n - i)
         t = a[i]
         a[i] = a[j]
         a[j] = t
@@ -58,11 +59,13 @@ def rng_shuffle(state, a):
 def flood_fill(blocked, width, start, stamp, epoch, queue):
     """Mark every cell 4-connected to ``start`` through unblocked cells.
 
-    ``stamp`` is a reusable visited array: a cell is visited when ``stamp[c] == epoch``,
-    so a new fill only needs a new epoch, never a clear. On return ``queue[:n]`` holds
-    the ``n`` reached cells in BFS order (``start`` first). ``start`` must be unblocked.
+    The region must not touch the grid's edge (a Sokoban board enclosed by walls, or any
+    grid with a blocked border), so the inner loop needs no bounds checks. ``stamp`` is a
+    reusable visited array: a cell is visited when ``stamp[c] == epoch``, so a new fill
+    only needs a new epoch, never a clear. On return ``queue[:n]`` holds the ``n``
+    reached cells in BFS order (``start`` first, neighbours up, left, right, down).
+    ``start`` must be unblocked.
     """
-    n_cells = blocked.shape[0]
     stamp[start] = epoch
     queue[0] = start
     head = 0
@@ -70,27 +73,7 @@ def flood_fill(blocked, width, start, stamp, epoch, queue):
     while head < tail:
         c = queue[head]
         head += 1
-        x = c % width
-        if c >= width:
-            nb = c - width
-            if not blocked[nb] and stamp[nb] != epoch:
-                stamp[nb] = epoch
-                queue[tail] = nb
-                tail += 1
-        if x > 0:
-            nb = c - 1
-            if not blocked[nb] and stamp[nb] != epoch:
-                stamp[nb] = epoch
-                queue[tail] = nb
-                tail += 1
-        if x < width - 1:
-            nb = c + 1
-            if not blocked[nb] and stamp[nb] != epoch:
-                stamp[nb] = epoch
-                queue[tail] = nb
-                tail += 1
-        if c + width < n_cells:
-            nb = c + width
+        for nb in (c - width, c - 1, c + 1, c + width):
             if not blocked[nb] and stamp[nb] != epoch:
                 stamp[nb] = epoch
                 queue[tail] = nb

@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from .grid import box_neighbours, rng_below
+from .grid import box_neighbours, rng_choose
 
 CLOSED = 0
 OPEN = 1
@@ -84,11 +84,8 @@ def place_mines(nb26, start, n_mines, state, mine, cand):
             m += 1
     for i in range(n):
         mine[i] = 0
+    rng_choose(state, cand, m, n_mines)
     for i in range(n_mines):
-        j = i + rng_below(state, m - i)
-        t = cand[i]
-        cand[i] = cand[j]
-        cand[j] = t
         mine[cand[i]] = 1
     return m
 

@@ -113,6 +113,20 @@ def _viable(adj, head, goal, vis, req, n_left, stamp, epoch, queue):
 
 
 @njit(cache=True)
+def _reset(vis, stamp, req, start, goal):
+    """Clear the visited bitmask and the stamps; return the required points other than
+    start and goal."""
+    vis[0] = 0
+    vis[1] = 0
+    n_left = 0
+    for i in range(stamp.shape[0]):
+        stamp[i] = 0
+        if req[i] and i != start and i != goal:
+            n_left += 1
+    return n_left
+
+
+@njit(cache=True)
 def count_paths(adj, start, goal, req, limit, max_nodes, sols, sol_len,
                 vis, stack_pt, stack_k, stamp, queue, stats):
     """Count solutions up to ``limit`` (stop at ``limit``) or ``max_nodes`` search nodes.
@@ -121,16 +135,8 @@ def count_paths(adj, start, goal, req, limit, max_nodes, sols, sol_len,
     ``vis`` (uint64[2]), ``stack_pt``/``stack_k`` (int32[n]), ``stamp`` (int64[n]) and
     ``queue`` (int32[n]) are work arrays. Results go to ``stats`` (see module doc).
     """
-    n = adj.shape[0]
-    vis[0] = 0
-    vis[1] = 0
-    for i in range(n):
-        stamp[i] = 0
+    n_left = _reset(vis, stamp, req, start, goal)
     epoch = 1
-    n_left = 0
-    for i in range(n):
-        if req[i] and i != start and i != goal:
-            n_left += 1
     count = 0
     nodes = 1
     status = COMPLETE
@@ -211,16 +217,8 @@ def branch_profile(adj, start, goal, req, path, plen, vis, stamp, queue, out):
     ``out`` receives ``[steps with >= 2 legal moves, steps with >= 2 viable moves,
     sum of viable moves minus one over all steps]``.
     """
-    n = adj.shape[0]
-    vis[0] = 0
-    vis[1] = 0
-    for i in range(n):
-        stamp[i] = 0
+    n_left = _reset(vis, stamp, req, start, goal)
     epoch = 0
-    n_left = 0
-    for i in range(n):
-        if req[i] and i != start and i != goal:
-            n_left += 1
     out[0] = 0
     out[1] = 0
     out[2] = 0

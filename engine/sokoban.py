@@ -15,7 +15,7 @@ clears anything).
 import numpy as np
 from numba import njit
 
-from .grid import flood_fill, rng_below
+from .grid import flood_fill, rng_below, rng_choose
 
 UNREACHABLE = 1 << 24  # push distance of a cell from which a goal cannot be reached
 _BIG = np.int64(1) << 50
@@ -368,29 +368,9 @@ def _heap_pop(heap, ctr):
 # --------------------------------------------------------------------------- search
 
 @njit(cache=True)
-def _fill(blk, width, start, stamp, epoch, queue):
-    """Flood fill of an enclosed board (no edge tests: every open cell has four
-    neighbours inside the grid); the reached cells are ``queue[:n]``, returns ``n``."""
-    stamp[start] = epoch
-    queue[0] = start
-    head = 0
-    tail = 1
-    while head < tail:
-        c = queue[head]
-        head += 1
-        for d in range(4):
-            nb = c + _delta(d, width)
-            if blk[nb] == 0 and stamp[nb] != epoch:
-                stamp[nb] = epoch
-                queue[tail] = nb
-                tail += 1
-    return tail
-
-
-@njit(cache=True)
 def _region_min(blk, width, start, stamp, ctr, slot, queue):
     ctr[slot] += 1
-    m = _fill(blk, width, start, stamp, ctr[slot], queue)
+    m = flood_fill(blk, width, start, stamp, ctr[slot], queue)
     best = queue[0]
     for i in range(1, m):
         if queue[i] < best:
@@ -649,7 +629,7 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
         ctr[C_FILL2] += 1
         for i in range(nbox):
             blk[wbox[i]] = 1
-        m = _fill(blk, width, player, stamp2, ctr[C_FILL2], queue2)
+        m = flood_fill(blk, width, player, stamp2, ctr[C_FILL2], queue2)
         for i in range(nbox):
             blk[wbox[i]] = 0
         k0, norm, _ = _canonical(wbox, nbox, m, zob, symtab, queue2)
@@ -725,7 +705,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
             blk[c] = 1
         ctr[C_FILL] += 1
         epoch = ctr[C_FILL]
-        _fill(blk, width, nplayer[u], stamp, epoch, queue)
+        flood_fill(blk, width, nplayer[u], stamp, epoch, queue)
         zmask = pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch,
                           width, stamp2, ctr, queue2)
         g1 = gu + 1
@@ -760,7 +740,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                     ksym = 0
                     if nsym > 1:
                         ctr[C_FILL2] += 1
-                        m = _fill(blk, width, b, stamp2, ctr[C_FILL2], queue2)
+                        m = flood_fill(blk, width, b, stamp2, ctr[C_FILL2], queue2)
                         ksym, norm, bh = _canonical(wbox, nbox, m, zob, symtab, queue2)
                     else:
                         norm = _child_norm(blk, width, b, t, nplayer[u], stamp, epoch,
@@ -992,11 +972,7 @@ def _build_room(width, height, nbox, inner_walls, rng, walls, goals, occ, stamp,
     if nfloor < nbox + 1:
         return -1
     # goals and boxes on distinct floor cells, then the player on another one
-    for i in range(nbox + 1):
-        k = i + rng_below(rng, nfloor - i)
-        t = cells[i]
-        cells[i] = cells[k]
-        cells[k] = t
+    rng_choose(rng, cells, nfloor, nbox + 1)
     for i in range(nbox):
         goals[cells[i]] = 1
         occ[cells[i]] = 1

@@ -32,11 +32,14 @@ def test_bfs_distance_matches_naive(case):
 @pytest.mark.parametrize("case", range(100))
 def test_flood_fill_reuses_stamp_and_matches_bfs(case):
     rng = np.random.default_rng(1000 + case)
-    h, w = rng.integers(1, 10, size=2)
+    h, w = rng.integers(3, 12, size=2)
     stamp = np.zeros(h * w, np.int64)
     queue = np.empty(h * w, np.int32)
     for epoch in range(1, 4):  # same stamp array, new epoch: no clearing needed
-        blocked = _random_grid(rng, h, w, 0.3)
+        blocked = _random_grid(rng, h, w, 0.3).reshape(h, w)
+        blocked[[0, -1], :] = 1  # an enclosed board: the region never meets the edge
+        blocked[:, [0, -1]] = 1
+        blocked = blocked.ravel()
         free = np.flatnonzero(blocked == 0)
         if free.size == 0:
             continue
@@ -77,13 +80,27 @@ def test_rng_is_deterministic_and_uniform():
     assert 0.0 <= min(floats) and max(floats) < 1.0
 
 
-@given(st.integers(1, 50), st.integers(0, 2**63 - 1))
+@given(st.integers(1, 50), st.data(), st.integers(0, 2**63 - 1))
 @settings(max_examples=50, deadline=None)
-def test_rng_shuffle_is_a_permutation(n, seed):
-    a = np.arange(n, dtype=np.int64)
+def test_rng_choose_keeps_a_permutation_and_leaves_the_tail_unchosen(n, data, seed):
+    k = data.draw(st.integers(0, n))
+    a = np.arange(n + 3, dtype=np.int64)
     state = np.array([kernel_seed(seed)], np.uint64)
-    grid.rng_shuffle(state, a)
-    assert sorted(a.tolist()) == list(range(n))
+    grid.rng_choose(state, a, n, k)
+    assert sorted(a[:n].tolist()) == list(range(n)) and a[n:].tolist() == [n, n + 1, n + 2]
+
+
+def test_rng_choose_picks_every_subset_equally_often():
+    counts = {}
+    state = np.array([kernel_seed(3)], np.uint64)
+    for _ in range(6000):  # 2 of 4: six subsets, 1000 expected each
+        a = np.arange(4, dtype=np.int64)
+        grid.rng_choose(state, a, 4, 2)
+        key = tuple(sorted(a[:2].tolist()))
+        counts[key] = counts.get(key, 0) + 1
+    assert len(counts) == 6
+    chi2 = sum((c - 1000) ** 2 / 1000 for c in counts.values())
+    assert chi2 < 20.5  # 5 degrees of freedom, 99.9th percentile
 
 
 def test_item_seeds_are_stable_and_distinct():
