@@ -27,6 +27,20 @@ def reachable(walls, boxes, player):
     return seen
 
 
+
+def random_pulls(walls, boxes, player, rng, count):
+    """Reverse play: up to ``count`` times, walk anywhere in the player's region and make a
+    random legal pull (``rng`` a numpy Generator). Returns the new ``(boxes, player)``."""
+    for _ in range(count):
+        region = sorted(reachable(walls, boxes, player))
+        pulls = [(q, letter) for q in region for letter in "ulrd"
+                 if pull(walls, boxes, q, letter) is not None]
+        if not pulls:
+            break
+        q, letter = pulls[int(rng.integers(len(pulls)))]
+        boxes, player = pull(walls, boxes, q, letter)
+    return boxes, player
+
 def push(walls, boxes, player, letter):
     """One move in direction ``letter`` (a walk or a push): (boxes, player, pushed) or None."""
     step = DIRS[letter.lower()]

@@ -10,6 +10,15 @@ import naive_mines as naive
 from mines_positions import random_position
 
 
+def _positions(rng):
+    """200 random small positions and 40 normal games after their first open."""
+    games = [random_position(rng) for _ in range(200)]
+    for seed in range(40):
+        games.append(Game("normal", seed=seed))
+        games[-1].open((3, 3, 0))
+    return games
+
+
 def _flat(obs, cells):
     return {obs.cell_index(c) for c in cells}
 
@@ -85,10 +94,7 @@ def test_components_over_a_cap_are_skipped_and_counted_never_guessed():
 def test_moves_are_proved_cells_that_are_selectable_opens_first():
     rng = np.random.default_rng(5)
     checked = 0
-    games = [random_position(rng) for _ in range(200)]
-    for seed in range(40):
-        games.append(Game("normal", seed=seed))
-        games[-1].open((3, 3, 0))
+    games = _positions(rng)
     for game in games:
         if game.status != "playing":
             continue
@@ -183,10 +189,7 @@ def test_exact_probabilities_match_minefield_enumeration():
 
 def test_exact_mode_is_at_least_as_strong_as_the_default():
     rng = np.random.default_rng(3)
-    games = [random_position(rng) for _ in range(200)]
-    for seed in range(40):
-        games.append(Game("normal", seed=seed))
-        games[-1].open((3, 3, 0))
+    games = _positions(rng)
     for game in games:
         if game.status != "playing":
             continue

@@ -42,15 +42,7 @@ def pulled_level(rng, max_side=7, max_boxes=3, wall_p=0.15):
     walls, boxes, player = set(base.walls), frozenset(base.goals), base.player
     if player in boxes:
         return None
-    for _ in range(int(rng.integers(1, 12))):
-        # walk anywhere in the region, then pull
-        region = sorted(naive.reachable(walls, boxes, player))
-        pulls = [(q, letter) for q in region for letter in "ulrd"
-                 if naive.pull(walls, boxes, q, letter) is not None]
-        if not pulls:
-            break
-        q, letter = pulls[int(rng.integers(len(pulls)))]
-        boxes, player = naive.pull(walls, boxes, q, letter)
+    boxes, player = naive.random_pulls(walls, boxes, player, rng, int(rng.integers(1, 12)))
     return base.replace(boxes=boxes, player=player)
 
 
@@ -481,14 +473,8 @@ def symmetric_level(rng, pulled=False):
         if not rest:
             return None
         player = rest[int(rng.integers(len(rest)))]
-        for _ in range(int(rng.integers(4, 25))):
-            region = sorted(naive.reachable(walls, boxes, player))
-            pulls = [(q, letter) for q in region for letter in "ulrd"
-                     if naive.pull(walls, boxes, q, letter) is not None]
-            if not pulls:
-                break
-            q, letter = pulls[int(rng.integers(len(pulls)))]
-            boxes, player = naive.pull(walls, boxes, q, letter)
+        boxes, player = naive.random_pulls(walls, boxes, player, rng,
+                                           int(rng.integers(4, 25)))
     return Level(w, h, frozenset(walls), frozenset(goals), frozenset(boxes), player)
 
 
