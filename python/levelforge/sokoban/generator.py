@@ -7,6 +7,7 @@ push-optimal length while pulling, stop inside the target range.
 (True, True, 7)
 """
 import statistics
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -255,11 +256,13 @@ def _load_kernels(gen):
     gen.generate(0)
 
 
-_GENERATORS = {}
+_GENERATORS = OrderedDict()  # the few most recent configurations and their work arrays
+_GENERATORS_KEPT = 8
 
 
 def generate(seed, **config):
-    """One level from ``seed`` with a cached :class:`Generator` of this configuration.
+    """One level from ``seed`` with a cached :class:`Generator` of this configuration
+    (the last few configurations keep their work arrays between calls).
 
     >>> r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8))
     >>> r.level.to_xsb() == generate(5, width=7, height=7, boxes=2, pushes=(4, 8)).level.to_xsb()
@@ -269,6 +272,9 @@ def generate(seed, **config):
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                        for k, v in gen.to_dict().items()))
     gen = _GENERATORS.setdefault(key, gen)
+    _GENERATORS.move_to_end(key)
+    while len(_GENERATORS) > _GENERATORS_KEPT:
+        _GENERATORS.popitem(last=False)
     return gen.generate(seed)
 
 
