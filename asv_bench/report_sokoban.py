@@ -26,11 +26,9 @@ from collections import Counter
 
 import numpy as np
 
-from levelforge.sokoban import Generator, Solver, campaign, read_xsb
+from levelforge.sokoban import Generator, Solver, campaign, collections
 from levelforge.sokoban.generator import CAMPAIGN_STAGES, LEVELS_PER_STAGE
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MICROBAN = os.path.join(HERE, "..", "..", "shared", "data", "sokoban", "microban.xsb")
 SEED0 = 1000  # first seed of the consecutive series (benchmarks/common.py SEEDS_100)
 
 
@@ -102,7 +100,7 @@ def generator_table(args):
 
 
 def microban_table(args):
-    levels = read_xsb(MICROBAN)
+    levels = collections.load("microban")
     solver = Solver(max_nodes=args.max_nodes).warm_up()
     results = []
     for k, level in enumerate(levels, 1):

@@ -3,5 +3,3 @@ import sys
 
 # the naive reference implementations live next to the tests that use them
 sys.path.insert(0, os.path.dirname(__file__))
-
-SHARED_DATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")

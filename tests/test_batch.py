@@ -215,10 +215,10 @@ def _sokoban():
 
 
 def test_sokoban_xsb_file_reads_back_as_the_generated_levels(tmp_path):
-    from levelforge.sokoban import read_xsb, replay
+    from levelforge.sokoban import load_xsb, replay
     p = tmp_path / "levels.xsb"
     s = batch.run(_sokoban(), 30, seed=8, path=str(p), show_progress=False)
-    levels = read_xsb(str(p))
+    levels = load_xsb(p)
     results = list(batch.generate(_sokoban(), 30, seed=8))
     assert [lv.title for lv in levels] == [str(i) for i in range(30)]
     assert [(lv.walls, lv.goals, lv.boxes, lv.player) for lv in levels] == \

@@ -2,7 +2,7 @@ import pytest
 
 from levelforge.cli import main as levelforge_main
 from levelforge.seeding import item_seed
-from levelforge.sokoban import read_xsb, replay, solve
+from levelforge.sokoban import load_xsb, replay, solve
 
 
 def test_generate_writes_levels_with_seed_pushes_and_ms_comments(tmp_path, capsys):
@@ -13,7 +13,7 @@ def test_generate_writes_levels_with_seed_pushes_and_ms_comments(tmp_path, capsy
     assert code == 0
     err = capsys.readouterr().err
     assert "levels.xsb" in err and "5 items this run" in err  # progress bar and summary
-    levels = read_xsb(out)
+    levels = load_xsb(out)
     assert len(levels) == 5
     for i, lv in enumerate(levels):
         notes = dict(c.split(" ", 1) for c in lv.comments if not c.startswith("levelforge"))
@@ -32,8 +32,8 @@ def test_generate_is_reproducible_from_the_root_seed(tmp_path):
     for path in (a, b):
         assert levelforge_main(["sokoban", "generate", "--count", "3", "--seed", "11",
                                 "--no-progress", "-o", str(path)]) == 0
-    strip = [lv.replace(comments=()) for lv in read_xsb(a)]
-    assert strip == [lv.replace(comments=()) for lv in read_xsb(b)]
+    strip = [lv.replace(comments=()) for lv in load_xsb(a)]
+    assert strip == [lv.replace(comments=()) for lv in load_xsb(b)]
 
 
 def test_solve_prints_status_pushes_moves_solution_and_ms(tmp_path, capsys):

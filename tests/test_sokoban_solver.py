@@ -1,4 +1,3 @@
-import os
 
 import numpy as np
 import pytest
@@ -6,14 +5,13 @@ from hypothesis import given, settings, strategies as st
 
 from levelforge import ConfigError, InvalidMoveError
 from levelforge.engine import sokoban as K
-from levelforge.sokoban import Level, Solver, read_xsb, replay, solve
+from levelforge.sokoban import Level, Solver, collections, replay, solve
 from levelforge.sokoban import solver as solver_mod
 from levelforge.sokoban.solver import MAX_BOXES
 
 import naive_sokoban as naive
-from conftest import SHARED_DATA
 
-MICROBAN = os.path.join(SHARED_DATA, "sokoban", "microban.xsb")
+MICROBAN = collections.load("microban")
 
 
 def random_level(rng, max_side=7, max_boxes=3, wall_p=0.2):
@@ -214,14 +212,14 @@ def naive_state_count(level):
 
 
 def test_node_cap_gives_limit_never_unsolvable():
-    level = read_xsb(MICROBAN)[35]  # needs thousands of states
+    level = MICROBAN[35]  # needs thousands of states
     result = solve(level, max_nodes=50)
     assert result.status == "limit"
     assert result.pushes is None and result.nodes <= 50
 
 
 def test_time_limit_gives_limit_never_unsolvable():
-    level = read_xsb(MICROBAN)[143]  # 16 boxes: far beyond a millisecond
+    level = MICROBAN[143]  # 16 boxes: far beyond a millisecond
     result = Solver().solve(level, time_limit=0.001)
     assert result.status == "limit"
 
@@ -252,7 +250,7 @@ def test_box_on_goal_sealed_from_the_player_counts_as_a_wall():
 
 def test_work_arrays_are_reused_across_solves():
     solver = Solver(max_nodes=10_000)
-    levels = read_xsb(MICROBAN)[:10]
+    levels = MICROBAN[:10]
     solver.solve(max(levels, key=lambda lv: len(lv.boxes)))  # the largest one sizes it
     pool, table = solver.workspace.pool, solver.workspace.table
     for level in levels:
@@ -302,7 +300,7 @@ MICROBAN_FAST = [1, 2, 3, 4, 6, 8, 10, 11, 13, 16, 19, 22, 29, 35, 37, 39, 45, 5
 
 
 def test_microban_levels_solve_with_replayable_solutions():
-    levels = read_xsb(MICROBAN)
+    levels = MICROBAN
     assert len(levels) == 155
     solver = Solver()
     for k in MICROBAN_FAST:
@@ -313,7 +311,7 @@ def test_microban_levels_solve_with_replayable_solutions():
 
 @pytest.mark.parametrize("k", [2, 4, 9, 14, 31, 33, 40])  # 31, 33, 40: symmetric boards
 def test_microban_push_counts_match_naive_bfs(k):
-    level = read_xsb(MICROBAN)[k - 1]
+    level = MICROBAN[k - 1]
     assert solve(level).pushes == naive.bfs_pushes(level)
 
 
@@ -393,7 +391,7 @@ def test_pi_corral_pruning_keeps_optimal_pushes_and_unsolvable_verdicts(case):
 
 def test_pi_corral_pruning_cuts_the_search_on_microban_139():
     # two rooms joined by a corridor: the corral rule orders their pushes
-    level = read_xsb(MICROBAN)[138]
+    level = MICROBAN[138]
     result = Solver(max_nodes=2_000_000).solve(level)
     assert (result.status, result.pushes) == ("solved", 106)
     assert result.nodes < 1_000_000  # 1.89 million stored states without the rule
@@ -496,7 +494,7 @@ def test_symmetry_reduction_keeps_optimal_pushes_and_unsolvable_verdicts(case):
 
 
 def test_board_symmetries_are_the_grid_isometries_keeping_walls_and_goals():
-    level = read_xsb(MICROBAN)[92]  # level 93: symmetric under all eight
+    level = MICROBAN[92]  # level 93: symmetric under all eight
     walls, goals, _, _ = level.arrays()
     n, w = walls.size, level.width
     table = solver_mod.board_symmetries(walls, goals, w, level.height)
@@ -519,9 +517,9 @@ def test_board_symmetries_are_the_grid_isometries_keeping_walls_and_goals():
         for j, q in enumerate(perms):
             assert np.array_equal(perms[table[i, n + 4 + j]], p[q])
         assert np.array_equal(perms[table[i, n + 4 + k]][p], np.arange(n))
-    asym = read_xsb(MICROBAN)[0].arrays()
-    assert solver_mod.board_symmetries(asym[0], asym[1], read_xsb(MICROBAN)[0].width,
-                                       read_xsb(MICROBAN)[0].height).shape[0] == 1
+    asym = MICROBAN[0].arrays()
+    assert solver_mod.board_symmetries(asym[0], asym[1], MICROBAN[0].width,
+                                       MICROBAN[0].height).shape[0] == 1
 
 
 # push counts found without the symmetry reduction (level 93: 34 pushes in 25 s then)
@@ -530,7 +528,7 @@ SYMMETRIC_MICROBAN = {7: 6, 66: 15, 90: 16, 93: 34, 95: 8, 105: 24, 110: 14, 142
 
 
 def test_symmetric_microban_levels_keep_their_push_counts_and_replay():
-    levels = read_xsb(MICROBAN)
+    levels = MICROBAN
     solver = Solver(max_nodes=2_000_000)
     for k, pushes in SYMMETRIC_MICROBAN.items():
         walls, goals, _, _ = levels[k - 1].arrays()
@@ -543,7 +541,7 @@ def test_symmetric_microban_levels_keep_their_push_counts_and_replay():
 
 def test_transposition_generations_restart_with_a_cleared_table():
     solver = Solver(max_nodes=10_000)
-    level = read_xsb(MICROBAN)[1]
+    level = MICROBAN[1]
     first = solver.solve(level)
     solver.workspace.ctr[K.C_TEPOCH] = K.MAX_GENERATION  # the next search wraps
     again = solver.solve(level)

@@ -1,15 +1,12 @@
-import os
-
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from levelforge import LevelFormatError
-from levelforge.sokoban.level import MAX_SIDE, Level, read_xsb, write_xsb
+from levelforge.sokoban import collections
+from levelforge.sokoban.level import MAX_SIDE, Level, load_xsb, read_xsb, write_xsb
 
-from conftest import SHARED_DATA
-
-MICROBAN = os.path.join(SHARED_DATA, "sokoban", "microban.xsb")
+MICROBAN = collections.path("microban")
 
 
 def _boards(text):
@@ -28,14 +25,14 @@ def _boards(text):
 
 
 def test_microban_reads_155_levels_with_titles():
-    levels = read_xsb(MICROBAN)
+    levels = load_xsb(MICROBAN)
     assert len(levels) == 155
     assert [lv.title for lv in levels] == [str(i) for i in range(1, 156)]
     assert levels[154].comments == ("'The Dungeon'",)
 
 
 def test_microban_boards_round_trip_exactly():
-    text = open(MICROBAN).read()
+    text = open(MICROBAN, encoding="utf-8").read()
     levels = read_xsb(text)
     for level, rows in zip(levels, _boards(text), strict=True):
         assert level.rows() == rows
@@ -43,13 +40,13 @@ def test_microban_boards_round_trip_exactly():
 
 
 def test_collection_round_trip():
-    levels = read_xsb(MICROBAN)[:20]
+    levels = load_xsb(MICROBAN)[:20]
     assert read_xsb(write_xsb(levels)) == levels
 
 
-def test_read_xsb_accepts_path_and_pathlike():
+def test_load_xsb_accepts_path_and_pathlike():
     import pathlib
-    assert read_xsb(MICROBAN)[3] == read_xsb(pathlib.Path(MICROBAN))[3]
+    assert load_xsb(MICROBAN)[3] == load_xsb(pathlib.Path(MICROBAN))[3]
 
 
 def test_floor_characters_are_equivalent():
@@ -156,3 +153,52 @@ def test_arrays_round_trip(level):
     back = Level.from_arrays(level.width, level.height, walls, goals, boxes, player,
                              level.title, level.comments)
     assert back == level
+
+
+# ---------------------------------------------------------------- text vs file
+def test_read_xsb_takes_text_only_and_load_xsb_takes_paths(tmp_path):
+    with pytest.raises(LevelFormatError, match="no level"):
+        read_xsb("")
+    with pytest.raises(LevelFormatError, match="no player"):
+        read_xsb("#####")  # one line is text, never a path
+    with pytest.raises(TypeError, match="load_xsb"):
+        read_xsb(tmp_path / "x.xsb")
+
+
+def test_load_xsb_errors_name_the_file(tmp_path):
+    missing = tmp_path / "missing.xsb"
+    with pytest.raises(LevelFormatError, match="missing.xsb: .*cannot read|cannot read .*missing"):
+        load_xsb(missing)
+    empty = tmp_path / "empty.xsb"
+    empty.write_bytes(b"")
+    with pytest.raises(LevelFormatError, match=r"empty\.xsb: no level"):
+        load_xsb(empty)
+    with pytest.raises(LevelFormatError, match="cannot read"):
+        load_xsb(tmp_path)  # a directory
+
+
+def test_load_xsb_refuses_non_utf8_and_names_utf16(tmp_path):
+    latin = tmp_path / "latin.xsb"
+    latin.write_bytes("; caf\u00e9\n#####\n#@$.#\n#####\n".encode("latin-1"))
+    with pytest.raises(LevelFormatError, match="not UTF-8 text: byte 5 is 0xe9"):
+        load_xsb(latin)
+    wide = tmp_path / "wide.xsb"
+    wide.write_text("#####\n#@$.#\n#####\n", encoding="utf-16")
+    with pytest.raises(LevelFormatError, match="UTF-16"):
+        load_xsb(wide)
+
+
+def test_utf8_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "bom.xsb"
+    path.write_bytes(b"\xef\xbb\xbf#####\n#@$.#\n#####\n")
+    assert load_xsb(path)[0] == Level.from_xsb("#####\n#@$.#\n#####")
+    assert read_xsb("\ufeff#####\n#@$.#\n#####")[0].player == (1, 1)
+
+
+def test_format_errors_in_a_file_keep_line_and_column(tmp_path):
+    path = tmp_path / "bad.xsb"
+    path.write_text("; t\n#####\n#@$x#\n#####\n", encoding="utf-8")
+    with pytest.raises(LevelFormatError) as info:
+        load_xsb(path)
+    assert (info.value.line, info.value.column) == (3, 4)
+    assert str(info.value).startswith(f"{path}: line 3, column 4: ")

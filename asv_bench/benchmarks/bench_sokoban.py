@@ -2,9 +2,8 @@
 
 Kernels are warmed up in ``setup``; seeds are fixed (``common.SEEDS_100``).
 """
-import os
 
-from levelforge.sokoban import Generator, Solver, read_xsb
+from levelforge.sokoban import Generator, Solver, collections
 
 from .common import SEEDS_100
 
@@ -12,8 +11,6 @@ CONFIGS = {
     "7x7-2box-4-8": dict(width=7, height=7, boxes=2, pushes=(4, 8)),
     "10x10-4box-15-30": dict(width=10, height=10, boxes=4, pushes=(15, 30)),
 }
-MICROBAN = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data",
-                        "sokoban", "microban.xsb")
 MICROBAN_QUICK = [1, 2, 3, 4, 6, 8, 10, 16, 35, 36]
 
 
@@ -51,7 +48,7 @@ class SolveMicroban:
     param_names = ["level"]
 
     def setup(self, level):
-        self.level = read_xsb(MICROBAN)[level - 1]
+        self.level = collections.load("microban")[level - 1]
         self.solver = Solver(max_nodes=1_000_000).warm_up()
 
     def time_solve(self, level):

@@ -13,13 +13,24 @@ class LevelforgeError(Exception):
 class LevelFormatError(LevelforgeError, ValueError):
     """A level text (XSB, JSON) is malformed; the message names line and column."""
 
-    def __init__(self, message, line=None, column=None):
+    def __init__(self, message, line=None, column=None, file=None):
         where = ""
         if line is not None:
             where = f"line {line}" + (f", column {column}" if column is not None else "") + ": "
+        if file is not None:
+            where = f"{file}: " + where
         super().__init__(where + message)
+        self.message = message
         self.line = line
         self.column = column
+        self.file = file
+
+    def in_file(self, file):
+        """The same error, its message prefixed with the file it came from."""
+        return LevelFormatError(self.message, self.line, self.column, file)
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.line, self.column, self.file))
 
 
 class ConfigError(LevelforgeError, ValueError):

@@ -9,9 +9,10 @@ True
 """
 
 from .generator import GenerateResult, Generator, campaign, generate
-from .level import Level, read_xsb
+from . import collections
+from .level import Level, load_xsb, read_xsb
 from .replay import replay
 from .solver import SolveResult, Solver, solve
 
 __all__ = ["GenerateResult", "Generator", "Level", "SolveResult", "Solver", "campaign",
-           "generate", "read_xsb", "replay", "solve"]
+           "collections", "generate", "load_xsb", "read_xsb", "replay", "solve"]

@@ -11,7 +11,7 @@ from ..errors import ConfigError
 from ..batch import run
 from ..seeding import check_seed
 from .generator import Generator
-from .level import read_xsb
+from .level import load_xsb
 from .solver import DEFAULT_MAX_NODES, Solver
 
 
@@ -71,12 +71,7 @@ def _generate(args):
 
 
 def _solve(args):
-    try:
-        with open(args.file, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise ConfigError(f"cannot read {args.file}: {exc.strerror}") from None
-    levels = read_xsb(text)
+    levels = load_xsb(args.file)
     if args.level is not None:
         if args.level > len(levels):
             raise ConfigError(f"--level {args.level}: {args.file} holds {len(levels)} levels")

@@ -133,22 +133,53 @@ class Level:
         return _replace(self, **changes)
 
 
-def read_xsb(path_or_text):
-    """Read a collection of levels from a file path or from XSB text.
+def read_xsb(text):
+    """Read a collection of levels from XSB text (a ``str``).
 
-    Accepts a :class:`os.PathLike`, or a string: a string with a newline is XSB text,
-    one without is a path (no valid level fits on one line).
+    Text is always text: to read a file, use :func:`load_xsb`. Raises
+    :class:`~levelforge.LevelFormatError` on bad input, including text that holds no level.
 
     >>> text = '; one\\n#####\\n#@$.#\\n#####\\n; two\\n#####\\n#.$@#\\n#####'
     >>> [lv.title for lv in read_xsb(text)]
     ['one', 'two']
     """
-    if isinstance(path_or_text, str) and "\n" in path_or_text:
-        return _parse_collection(path_or_text)
-    if not isinstance(path_or_text, (str, os.PathLike)):
-        raise TypeError(f"read_xsb takes a path or XSB text, not {type(path_or_text).__name__}")
-    with open(path_or_text, encoding="utf-8") as fh:  # a missing file raises OSError
-        return _parse_collection(fh.read())
+    if not isinstance(text, str):
+        hint = " (use load_xsb(path) to read a file)" if isinstance(text, os.PathLike) else ""
+        raise TypeError(f"read_xsb takes XSB text, not {type(text).__name__}{hint}")
+    return _parse_collection(text)
+
+
+def load_xsb(path):
+    """Read a collection of levels from an XSB file (UTF-8, with or without a byte-order mark).
+
+    Raises :class:`~levelforge.LevelFormatError` if the file cannot be read, is not UTF-8
+    text, or holds no valid level; the message names the file.
+
+    >>> from levelforge.sokoban import collections
+    >>> len(load_xsb(collections.path("microban")))
+    155
+    """
+    data = _read_bytes(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        encoding = " (it looks like UTF-16)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+        raise LevelFormatError(f"{os.fspath(path)}: not UTF-8 text{encoding}: byte "
+                               f"{exc.start} is 0x{data[exc.start]:02x}") from None
+    try:
+        return _parse_collection(text)
+    except LevelFormatError as exc:
+        raise exc.in_file(os.fspath(path)) from None
+
+
+def _read_bytes(path):
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"load_xsb takes a file path, not {type(path).__name__}")
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise LevelFormatError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
 
 
 def write_xsb(levels):
@@ -165,6 +196,8 @@ def _is_board_line(line):
 
 
 def _parse_collection(text):
+    if text.startswith("\ufeff"):  # a UTF-8 byte-order mark is not part of the board
+        text = text[1:]
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     levels = []
     notes = []  # text lines since the previous board
