@@ -259,11 +259,11 @@ def test_work_arrays_are_reused_across_solves():
 
 
 def test_solver_limits_raise_config_error():
-    many = "#" * 36 + "\n#@" + " " * 33 + "#\n#" + "$" * 33 + " #\n#" + "." * 33 + " #\n" \
-        + "#" * 36
+    many = "\n".join(["#" * 64, "#@" + " " * 61 + "#"] + ["#" + "$" * 62 + "#"] * 3
+                     + ["#" + "." * 62 + "#"] * 3 + ["#" * 64])
     level = Level.from_xsb(many)
     assert len(level.boxes) > MAX_BOXES
-    with pytest.raises(ConfigError, match="at most 32 boxes"):
+    with pytest.raises(ConfigError, match=f"at most {MAX_BOXES} boxes"):
         solve(level)
     small = Level.from_xsb("#####\n#@$.#\n#####")
     for bad in (0, -3, 1.5, True, 2**40):
@@ -328,12 +328,13 @@ def kernel_pi_corral(level, dead_set):
     stamp = np.zeros(walls.size, np.int64)
     for x, y in naive.reachable(level.walls, level.boxes, level.player):
         stamp[y * w + x] = 1
-    mask = K.pi_corral(pool, 0, len(order), walls, goals, boxes, dead, stamp, 1, w,
-                       np.zeros(walls.size, np.int64), np.zeros(K.N_COUNTERS, np.int64),
-                       np.zeros(walls.size, np.int32))
-    if mask < 0:
+    stamp2 = np.zeros(walls.size, np.int64)
+    chosen = K.pi_corral(pool, 0, len(order), walls, goals, boxes, dead, stamp, 1, w,
+                         stamp2, np.zeros(K.N_COUNTERS, np.int64),
+                         np.zeros(walls.size, np.int32))
+    if chosen < 0:
         return None
-    return frozenset(c for i, c in enumerate(order) if (mask >> i) & 1)
+    return frozenset(c for c in order if chosen > 0 and stamp2[cell[c]] == chosen)
 
 
 def corral_level(rng):

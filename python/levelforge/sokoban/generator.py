@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..engine import sokoban as _k
+from ..engine import sokoban_generator as _g
 from ..errors import ConfigError, GenerationError
 from ..seeding import check_seed, kernel_seed
 from ..timing import ms_since, now_ns
@@ -170,13 +171,14 @@ class Generator:
     def _workspace(self):
         if self._ws is None:
             n = self.width * self.height
-            ws = Workspace().ensure(n, self.boxes, self.node_cap)
+            # room for node_cap states: a capped search never asks to grow
+            ws = Workspace().ensure(n, self.boxes, self.node_cap + 4 * self.boxes + 1)
             ws.gen = (np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint8),
                       np.zeros((self.boxes, 4 * n), np.int32), np.zeros(self.boxes, np.int32),
                       np.zeros(n, np.int32), np.zeros(4 * n, np.int32))
             ws.best = (np.zeros(n, np.uint8), np.zeros(n, np.uint8),
                        np.zeros(self.boxes, np.int32), np.zeros(16, np.int64),
-                       np.zeros((self.pushes[1] + 2) * (n + 1), np.uint8))
+                       np.zeros((self.max_pulls + 1) * (n + 1), np.uint8))
             ws.rng = np.zeros(1, np.uint64)
             self._ws = ws
         return self._ws
@@ -198,7 +200,7 @@ class Generator:
         aim = lo + int(kernel_seed(seed, 1) % np.uint64(hi - lo + 1)) if self.spread else lo
         walls, goals, dead, dist, goal_cells, cells, cand = ws.gen
         best_walls, best_goals, best_boxes, stats, out = ws.best
-        status = _k.generate_level(
+        status = _g.generate_level(
             self.width, self.height, self.boxes, self.inner_walls, lo, hi, aim, self.skip,
             self.rebuilds, self.max_pulls, self.every, self.node_cap, ws.rng, ws.zob,
             walls, goals, dead, dist, goal_cells, cells, cand, ws.sides, ws.lab,
@@ -212,12 +214,6 @@ class Generator:
         boxes[best_boxes] = 1
         level = Level.from_arrays(self.width, self.height, best_walls, best_goals, boxes,
                                   int(stats[0]))
-        if stats[2] < 0:  # a long fallback candidate: grow the buffer, rebuild the moves
-            out = np.zeros((int(stats[1]) + 1) * (best_walls.shape[0] + 1), np.uint8)
-            ws.best = ws.best[:4] + (out,)
-            stats[2] = _k.reconstruct(best_walls, self.width, ws.pool, ws.nparent, ws.nmove,
-                                      ws.ctr, ws.occ, ws.stamp2, ws.queue2, ws.prev,
-                                      ws.chain, out)
         solution = out[:stats[2]].tobytes().decode("ascii")
         border = 2 * (self.width + self.height) - 4
         attempts = Attempts(int(stats[3]), int(stats[4]), int(stats[5]), int(stats[8]),
