@@ -41,6 +41,7 @@ C_BOXES = 8      # box count of the running search
 C_CAP = 9        # node cap of the running search
 C_START = 10     # the player's actual start cell (for reconstruction)
 C_WEIGHT = 11    # priority of the running search: 1 A*, w > 1 weighted A*, 0 greedy
+C_STAGE = 12     # set by the caller: 0, or m > 0 for a packing stage (see _any_h)
 N_COUNTERS = 16
 
 RUNNING = 0
@@ -48,6 +49,7 @@ SOLVED = 1
 UNSOLVABLE = 2
 LIMIT = 3
 GROW = 4  # search_run only: the node pool, heap or table needs more room (status unchanged)
+PACK_PENALTY = 2  # pushes added to h per goal not yet packed (searches for any solution)
 
 _LOWER = np.array([ord("u"), ord("l"), ord("r"), ord("d")], dtype=np.uint8)
 _UPPER = np.array([ord("U"), ord("L"), ord("R"), ord("D")], dtype=np.uint8)
@@ -556,15 +558,94 @@ def _canonical(wbox, nbox, m, zob, symtab, queue2):
 
 
 @njit(cache=True, _nrt=False)
+def unpacked(occ, plan):
+    """How many goals are not packed yet: ``plan`` lists the ``k`` goal cells in fill
+    order (``plan[:k]``), each one's layer (``plan[k:2k]``, non-decreasing; goals of a
+    layer may be filled in any order) and its row of ``dist`` (``plan[2k:]``); a goal
+    counts as packed when it holds a box and every goal of the earlier layers does too.
+    An empty plan packs nothing (0)."""
+    k = plan.shape[0] // 3
+    packed = 0
+    layer = 0
+    complete = True
+    for i in range(k):
+        if plan[k + i] != layer:
+            if not complete:
+                break
+            layer = plan[k + i]
+        if occ[plan[i]]:
+            packed += 1
+        else:
+            complete = False
+    return k - packed
+
+
+@njit(cache=True, _nrt=False)
+def _any_h(h, occ, plan, ctr, dist, cols, wbox, nbox):
+    """The guide of the searches for any solution, from the matching cost ``h`` of a
+    state whose boxes ``wbox`` are marked in ``occ`` (``cols`` from box_columns).
+    Outside a stage: ``h + PACK_PENALTY * unpacked``. In packing stage ``m``
+    (``ctr[C_STAGE]``): 0 once ``m`` goals are packed (the stage's goal state), else
+    ``1 + 4 d + h`` where ``d`` is the least push distance from a box not on the first
+    ``m - 1`` plan goals to an empty goal of goal ``m``'s layer."""
+    late = unpacked(occ, plan)
+    stage = ctr[C_STAGE]
+    if stage == 0:
+        return h + PACK_PENALTY * late
+    k = plan.shape[0] // 3
+    if late <= k - stage:
+        return np.int64(0)
+    layer = plan[k + stage - 1]
+    best = np.int64(UNREACHABLE)
+    for g in range(stage - 1, k):
+        if plan[k + g] != layer:
+            break
+        if occ[plan[g]] == 0:
+            d = _nearest(plan[2 * k + g], occ, plan, stage, dist, cols, wbox, nbox)
+            if d < best:
+                best = d
+    return 1 + 4 * best + h
+
+
+@njit(cache=True, _nrt=False)
+def _nearest(row, occ, plan, stage, dist, cols, wbox, nbox):
+    """The least push distance to the goal of ``dist`` row ``row`` from a box not on
+    the first ``stage - 1`` goals of ``plan`` (see :func:`_any_h`)."""
+    best = np.int64(UNREACHABLE)
+    for i in range(nbox):
+        b = wbox[i]
+        placed = False
+        for q in range(stage - 1):
+            if plan[q] == b:
+                placed = True
+                break
+        if placed:
+            continue
+        col = cols[i]
+        if col >= 0:
+            d = np.int64(dist[row, col])
+        else:
+            b4 = 4 * (-col - 1)
+            d = np.int64(dist[row, b4])
+            for k in range(1, 4):
+                if dist[row, b4 + k] < d:
+                    d = np.int64(dist[row, b4 + k])
+        if d < best:
+            best = d
+    return best
+
+
+@njit(cache=True, _nrt=False)
 def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob, width,
                  nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                  occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-                 hu, hv, hp, hway, hminv, hused, fstack, hside, compof, symtab):
+                 hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab):
     """Reset the search workspace and insert the start state (box cells ``boxes[:nbox]``,
     player cell ``player``) with a node cap ``cap``. ``weight`` orders the open list:
     1 is A* on ``g + h`` (push-optimal), ``w > 1`` weighted A* on ``g + w * h``, 0
-    greedy best-first on ``h`` (the last two find solutions, not proved optimal).
-    ``symtab`` is None or the board's symmetry table (see :func:`search_run`). Returns
+    greedy best-first on ``h`` (the last two find solutions, not proved optimal; they
+    are guided by :func:`_any_h` instead of ``h`` alone, with the goal order ``plan``,
+    and never reopen a state). ``symtab`` is None or the board's symmetry table (see :func:`search_run`). Returns
     the status: RUNNING, SOLVED (already solved) or UNSOLVABLE (a dead square, frozen
     box or no matching)."""
     ctr[C_NODES] = 0
@@ -640,6 +721,16 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
         ctr[C_GOAL] = 0
         ctr[C_STATUS] = SOLVED
         return SOLVED
+    if weight != 1:
+        for i in range(nbox):
+            occ[wbox[i]] = 1
+        h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)
+        for i in range(nbox):
+            occ[wbox[i]] = 0
+        if h == 0:
+            ctr[C_GOAL] = 0
+            ctr[C_STATUS] = SOLVED
+            return SOLVED
     _heap_push(heap, ctr, _key(np.int64(0), h, weight, np.int64(0)))
     return RUNNING
 
@@ -648,7 +739,7 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
 def search_run(budget, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-               hu, hv, hp, hway, hminv, hused, fstack, hside, compof, symtab):
+               hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab):
     """Continue the search for at most ``budget`` expansions. When ``symtab`` is not None
     (the board's symmetries, see :func:`levelforge.sokoban.solver.board_symmetries`)
     every state is stored as its canonical image (:func:`_canonical`): images have the
@@ -759,7 +850,9 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                                 break
                         slot = (slot + 1) & mask
                     if found >= 0:
-                        if g1 < ng[found]:
+                        # a shorter way to a known state: A* reopens it; the searches
+                        # for any solution keep the first way (no re-expansions)
+                        if g1 < ng[found] and weight == 1:
                             box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
                             h = matching_cost(hside, nbox, dist, hu, hv, hp, hway,
                                               hminv, hused)
@@ -770,6 +863,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                     else:
                         box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
                         h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+                        if weight != 1 and h < UNREACHABLE:
+                            h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)
                         if h >= UNREACHABLE:
                             pass  # no matching: a deadlock, never stored
                         elif ctr[C_NODES] >= cap:

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from levelforge import ConfigError, GenerationError
 from levelforge.engine import sokoban as K
+from levelforge.engine import sokoban_generator as G
 from levelforge.sokoban import Generator, Solver, campaign, generate
 from levelforge.sokoban.generator import CAMPAIGN_STAGES, LEVELS_PER_STAGE
 
@@ -85,7 +86,7 @@ def test_pull_then_push_back_is_the_identity(seed, w, h, nbox):
     legal = {naive.pull(wset, before, q, letter) for q in region for letter in "ulrd"} - {None}
     state = np.array([np.uint64(seed)], np.uint64)
     ctr = np.zeros(K.N_COUNTERS, np.int64)
-    newp = K._random_pull(walls, occ, w, player, state, np.zeros(n, np.int64), ctr,
+    newp = G._random_pull(walls, occ, w, player, state, np.zeros(n, np.int64), ctr,
                           np.zeros(n, np.int32), np.zeros(4 * n, np.int32))
     if newp < 0:
         assert not legal

@@ -520,7 +520,7 @@ def test_board_symmetries_are_the_grid_isometries_keeping_walls_and_goals():
         assert np.array_equal(perms[table[i, n + 4 + k]][p], np.arange(n))
     asym = MICROBAN[0].arrays()
     assert solver_mod.board_symmetries(asym[0], asym[1], MICROBAN[0].width,
-                                       MICROBAN[0].height).shape[0] == 1
+                                       MICROBAN[0].height) is None
 
 
 # push counts found without the symmetry reduction (level 93: 34 pushes in 25 s then)

@@ -18,6 +18,7 @@ from ..engine.grid import flood_fill
 from ..errors import ConfigError
 from ..timing import ms_since, now_ns
 from .level import Level
+from .packing import solve_any
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -32,8 +33,6 @@ DEFAULT_MAX_NODES = 1_000_000
 """Default cap on stored search states; reaching it returns status ``limit``."""
 MAX_NODES = 1 << 26
 """Largest accepted ``max_nodes``."""
-ANY_WEIGHT = 3
-"""Heuristic weight of the ``optimal=False`` search: best-first on ``g + 3 h``."""
 _BUDGET = 512  # expansions between two looks at the clock
 _FIRST_NODES = 1 << 14  # node capacity a fresh workspace starts with; it doubles on demand
 
@@ -294,41 +293,52 @@ class Solver:
         dist = ws.distbuf[:4 * nbox * n].reshape(nbox, 4 * n)  # C-contiguous, no copy
         dead = ws.dead[:n]
         _k.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab, ws.compof)
-        symtab = board_symmetries(walls, goals, width, level.height)
-        if symtab is not None and not _SYMMETRIC_LOADED:  # outside the timing too
-            t = now_ns()
-            _load_symmetric_kernels()
-            start += now_ns() - t
-            deadline = None if time_limit is None else start + int(time_limit * 1e9)
         board = (walls, goals, dead, dist, ws.zob, width)
-        deadline = None if time_limit is None else start + int(time_limit * 1e9)
-        weight = 1 if optimal else ANY_WEIGHT
-        status = _k.search_start(box_cells, nbox, player, cap, weight, *board,
-                                 *ws.search_arrays(), symtab)
-        timed_out = False
+        if optimal:
+            symtab = board_symmetries(walls, goals, width, level.height)
+            if symtab is not None and not _SYMMETRIC_LOADED:  # outside the timing too
+                t = now_ns()
+                _load_symmetric_kernels()
+                start += now_ns() - t
+            deadline = None if time_limit is None else start + int(time_limit * 1e9)
+            ws.ctr[_k.C_STAGE] = 0
+            found = self._search(board, box_cells, player, cap, 1, _NO_PLAN, symtab, deadline)
+        else:
+            deadline = None if time_limit is None else start + int(time_limit * 1e9)
+            found = solve_any(self._search, ws.ctr, board, box_cells, player, cap,
+                              deadline)
+        status, solution, nodes, expanded = found
+        if status != SOLVED:
+            return SolveResult(status, None, None, None, nodes, expanded, ms_since(start),
+                               optimal)
+        pushes = sum(ch.isupper() for ch in solution)
+        # an optimal search proves the push count; so does a solved start
+        return SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
+                           ms_since(start), optimal or pushes == 0)
+
+    def _search(self, board, box_cells, player, cap, weight, plan, symtab, deadline):
+        """One search from ``box_cells`` and ``player`` on a prepared ``board``: its
+        status (``limit`` also when ``deadline`` passed), its LURD solution or None, and
+        the stored and expanded node counts."""
+        ws = self.workspace
+        walls, width = board[0], board[5]
+        status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight, *board,
+                                 *ws.search_arrays(), plan, symtab)
         while status == _k.RUNNING or status == _k.GROW:
             if status == _k.GROW:
                 ws.grow(cap)
-            status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), symtab)
+            status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab)
             if status == _k.RUNNING and deadline is not None and now_ns() >= deadline:
-                timed_out = True
-                break
+                status = _k.LIMIT
         nodes = int(ws.ctr[_k.C_NODES])
         expanded = int(ws.ctr[_k.C_EXPANDED])
-        if timed_out:
-            return SolveResult(LIMIT, None, None, None, nodes, expanded, ms_since(start),
-                               optimal)
         if status != _k.SOLVED:
-            return SolveResult(_STATUS[status], None, None, None, nodes, expanded,
-                               ms_since(start), optimal)
+            return _STATUS[status], None, nodes, expanded
         pushes = int(ws.ng[ws.ctr[_k.C_GOAL]])
         out = np.empty(pushes * (walls.shape[0] + 1) + 1, np.uint8)
         length = _k.reconstruct(walls, width, ws.pool, ws.nparent, ws.nmove, ws.ctr,
                                 ws.occ, ws.stamp2, ws.queue2, ws.prev, ws.chain, out, symtab)
-        solution = out[:length].tobytes().decode("ascii")
-        # an optimal search that solved at its root or by A* proves the push count
-        return SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
-                           ms_since(start), optimal or pushes == 0)
+        return SOLVED, out[:length].tobytes().decode("ascii"), nodes, expanded
 
 
 def _check_nodes(max_nodes):
@@ -345,6 +355,7 @@ _KERNELS_LOADED = False
 
 
 _SYMMETRIC_LOADED = False
+_NO_PLAN = np.zeros(0, np.int32)
 _PLAIN = "#####\n#@$.#\n#  ##\n#####"  # no symmetry
 _SYMMETRIC = "#####\n#@$.#\n#####"  # a mirror (top and bottom rows)
 
@@ -383,11 +394,13 @@ def solve(level, max_nodes=DEFAULT_MAX_NODES, time_limit=None, optimal=True):
     state; its walks between pushes are shortest walks, but the total *moves* may be
     suboptimal (another push-optimal solution may walk less).
 
-    With ``optimal=False`` the same states, heuristic and pruning are searched
-    best-first on ``g + ANY_WEIGHT * h`` (weighted A*): it reaches a solution on much
-    larger levels, marked ``optimal=False`` (its push count is an upper bound), and an
-    exhausted search still proves ``unsolvable``. Uses a shared :class:`Solver`
-    workspace; use your own :class:`Solver` per thread.
+    With ``optimal=False`` the same states, heuristic and pruning serve a search for any
+    solution (:mod:`levelforge.sokoban.packing`): goals filled one at a time in a
+    planned packing order, each by a greedy search, and weighted A* over the whole
+    level if a stage fails. It finishes much larger levels; the solution replays to
+    solved and is marked ``optimal=False`` (its push count is an upper bound).
+    ``unsolvable`` is still a proof. Uses a shared :class:`Solver` workspace; use your
+    own :class:`Solver` per thread.
 
     >>> solve(Level.from_xsb('######\\n#@$ .#\\n######')).solution
     'RR'
