@@ -15,7 +15,7 @@ searched as a whole from the start for the rest of the time, with weighted A* on
 ``g + ANY_WEIGHT * (h + a penalty per goal not packed in plan order)``.
 
 >>> from levelforge.sokoban import Level, solve
->>> level = Level.from_xsb('########\n#@$  . #\n#  $ . #\n#      #\n########')
+>>> level = Level.from_xsb('########\\n#@$  . #\\n#  $ . #\\n#      #\\n########')
 >>> r = solve(level, optimal=False)
 >>> r.status, r.optimal, r.pushes >= solve(level).pushes
 ('solved', False, True)
