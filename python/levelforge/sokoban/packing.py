@@ -10,9 +10,10 @@ search from the current state (``g + STAGE_WEIGHT * guide``, no reopening) whose
 is "``m`` goals packed in plan order", guided by the push distance from the nearest
 free box to an empty goal of the next layer (``levelforge.engine.sokoban._any_h``).
 Each stage starts where the last one ended, so no search wanders over the whole
-level. When a stage fails (its node cap, or no way on from there), the level is
-searched as a whole from the start for the rest of the time, with weighted A* on
-``g + ANY_WEIGHT * (h + a penalty per goal not packed in plan order)``.
+level. When a stage fails (the stages' node cap, or no way on from there), the level
+is searched as a whole from the start: weighted A* on ``g + ANY_WEIGHT * (h + a
+penalty per goal not packed in plan order)`` for half the time left, then the
+push-optimal A* for the rest (a solution it finds is marked optimal).
 
 >>> from levelforge.sokoban import Level, solve
 >>> level = Level.from_xsb('########\\n#@$  . #\\n#  $ . #\\n#      #\\n########')
@@ -31,7 +32,7 @@ ANY_WEIGHT = 3
 STAGE_WEIGHT = 2
 """Weight of the guide in a packing stage: best-first on ``g + 2 guide``."""
 STAGE_NODES = 200_000
-"""Node cap of one packing stage (at most ``max_nodes``)."""
+"""Node cap of all packing stages together (at most ``max_nodes``)."""
 
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
 
@@ -80,13 +81,13 @@ def _play(solution, boxes, player, width):
     return player
 
 
-def solve_any(search, ctr, board, box_cells, player, cap, deadline):
-    """Packing stages, then the whole-level fallback (see the module docstring).
+def solve_any(search, ctr, board, box_cells, player, cap, deadline, symtab):
+    """Packing stages, then the whole-level searches (see the module docstring).
     ``search(board, boxes, player, cap, weight, plan, symtab, deadline)`` runs one
     search on the workspace whose counters are ``ctr`` (:meth:`Solver._search`);
-    returns ``(status, solution, nodes, expanded)``. ``unsolvable`` only comes from
-    the whole-level search, which drops no state a solution needs; a failed stage
-    proves nothing."""
+    returns ``(status, solution, nodes, expanded, optimal)``, ``optimal`` True when the
+    last resort, A*, found the solution. ``unsolvable`` only comes from a whole-level
+    search, which drops no state a solution needs; a failed stage proves nothing."""
     walls, goals, width = board[0], board[1], board[5]
     plan = packing_plan(walls, goals, width)
     boxes = set(int(c) for c in box_cells)
@@ -97,8 +98,12 @@ def solve_any(search, ctr, board, box_cells, player, cap, deadline):
     for stage in range(1, plan.shape[0] // 3 + 1):
         ctr[_k.C_STAGE] = stage  # a stage packed already ends at its start
         cells = np.array(sorted(boxes), np.int32)
-        status, solution, n, e = search(board, cells, at, min(cap, STAGE_NODES),
-                                        STAGE_WEIGHT, plan, None, deadline)
+        budget = min(cap, STAGE_NODES) - nodes
+        if budget <= 0:
+            status = "limit"
+            break
+        status, solution, n, e = search(board, cells, at, budget, STAGE_WEIGHT, plan, None,
+                                        deadline)
         nodes += n
         expanded += e
         if status != "solved":
@@ -107,9 +112,17 @@ def solve_any(search, ctr, board, box_cells, player, cap, deadline):
         moves.append(solution)
     ctr[_k.C_STAGE] = 0
     if status == "solved":  # every stage: every goal holds a box
-        return "solved", "".join(moves), nodes, expanded
-    if deadline is not None and now_ns() >= deadline:
-        return "limit", None, nodes, expanded
-    status, solution, n, e = search(board, box_cells, player, cap, ANY_WEIGHT, plan, None,
-                                    deadline)
-    return status, solution, nodes + n, expanded + e
+        return "solved", "".join(moves), nodes, expanded, False
+    for weight in (ANY_WEIGHT, 1):
+        now = now_ns()
+        if deadline is not None and now >= deadline:
+            return "limit", None, nodes, expanded, False
+        # weighted A* gets half the time left, A* (with symmetries) the rest
+        until = deadline if deadline is None or weight == 1 else now + (deadline - now) // 2
+        status, solution, n, e = search(board, box_cells, player, cap, weight, plan,
+                                        symtab if weight == 1 else None, until)
+        nodes += n
+        expanded += e
+        if status != "limit":
+            break
+    return status, solution, nodes, expanded, weight == 1 and status == "solved"

@@ -44,8 +44,9 @@ class SolveResult:
     ``status`` is ``"solved"``, ``"unsolvable"`` (proved: the whole space was searched)
     or ``"limit"`` (``max_nodes`` or ``time_limit`` was reached: unknown). ``pushes``,
     ``moves`` and ``solution`` (LURD: lower-case walks, upper-case pushes) are ``None``
-    unless solved. ``optimal`` is True when ``pushes`` is proved push-optimal (the
-    default search), False for a solution of ``solve(level, optimal=False)``. ``nodes``
+    unless solved. ``optimal`` is True when ``pushes`` is proved push-optimal (always
+    for the default search; for ``solve(level, optimal=False)`` only when its last
+    resort, A*, found the solution). ``nodes``
     counts stored states, ``expanded`` expanded ones.
 
     >>> r = solve(Level.from_xsb('#####\\n#@$.#\\n#####'))
@@ -294,27 +295,27 @@ class Solver:
         dead = ws.dead[:n]
         _k.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab, ws.compof)
         board = (walls, goals, dead, dist, ws.zob, width)
+        symtab = board_symmetries(walls, goals, width, level.height)
+        if symtab is not None and not _SYMMETRIC_LOADED:  # outside the timing too
+            t = now_ns()
+            _load_symmetric_kernels()
+            start += now_ns() - t
+        deadline = None if time_limit is None else start + int(time_limit * 1e9)
+        ws.ctr[_k.C_STAGE] = 0
         if optimal:
-            symtab = board_symmetries(walls, goals, width, level.height)
-            if symtab is not None and not _SYMMETRIC_LOADED:  # outside the timing too
-                t = now_ns()
-                _load_symmetric_kernels()
-                start += now_ns() - t
-            deadline = None if time_limit is None else start + int(time_limit * 1e9)
-            ws.ctr[_k.C_STAGE] = 0
             found = self._search(board, box_cells, player, cap, 1, _NO_PLAN, symtab, deadline)
+            found += (True,)
         else:
-            deadline = None if time_limit is None else start + int(time_limit * 1e9)
             found = solve_any(self._search, ws.ctr, board, box_cells, player, cap,
-                              deadline)
-        status, solution, nodes, expanded = found
+                              deadline, symtab)
+        status, solution, nodes, expanded, proved = found
         if status != SOLVED:
             return SolveResult(status, None, None, None, nodes, expanded, ms_since(start),
                                optimal)
         pushes = sum(ch.isupper() for ch in solution)
-        # an optimal search proves the push count; so does a solved start
+        # A* proves the push count; so does a solved start
         return SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
-                           ms_since(start), optimal or pushes == 0)
+                           ms_since(start), proved or pushes == 0)
 
     def _search(self, board, box_cells, player, cap, weight, plan, symtab, deadline):
         """One search from ``box_cells`` and ``player`` on a prepared ``board``: its
@@ -396,11 +397,10 @@ def solve(level, max_nodes=DEFAULT_MAX_NODES, time_limit=None, optimal=True):
 
     With ``optimal=False`` the same states, heuristic and pruning serve a search for any
     solution (:mod:`levelforge.sokoban.packing`): goals filled one at a time in a
-    planned packing order, each by a greedy search, and weighted A* over the whole
-    level if a stage fails. It finishes much larger levels; the solution replays to
-    solved and is marked ``optimal=False`` (its push count is an upper bound).
-    ``unsolvable`` is still a proof. Uses a shared :class:`Solver` workspace; use your
-    own :class:`Solver` per thread.
+    planned packing order, then weighted A* over the whole level, then A*. The
+    solution replays to solved; it is marked ``optimal=False`` (its push count is an
+    upper bound) unless A* found it. ``unsolvable`` is still a proof. Uses a shared
+    :class:`Solver` workspace; use your own :class:`Solver` per thread.
 
     >>> solve(Level.from_xsb('######\\n#@$ .#\\n######')).solution
     'RR'
