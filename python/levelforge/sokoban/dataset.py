@@ -320,6 +320,8 @@ class _SplitFiles:
         if numbers:
             self.in_file, self.next_item = self._repair(self.file)
         self.total = self.file * LEVELS_PER_FILE + self.in_file
+        if self.in_file == LEVELS_PER_FILE:
+            self.file, self.in_file = self.file + 1, 0
 
     def path(self, file, ext):
         return os.path.join(self.directory, f"{file:03d}{ext}")
@@ -372,9 +374,6 @@ class _Writers:
 
     def write(self, name, text, record):
         f = self.files[name]
-        if f.in_file == LEVELS_PER_FILE:
-            self._close(name)
-            f.file, f.in_file = f.file + 1, 0
         if name not in self.open:
             self.open[name] = (open(f.path(f.file, f.suffix), "a", encoding="utf-8"),
                                open(f.path(f.file, ".jsonl"), "a", encoding="utf-8"))
@@ -385,6 +384,9 @@ class _Writers:
         side_fh.flush()
         f.in_file += 1
         f.total += 1
+        if f.in_file == LEVELS_PER_FILE:  # the next level starts the next file
+            self._close(name)
+            f.file, f.in_file = f.file + 1, 0
         if now_ns() - self.synced > self.SYNC_NS:
             for pair in self.open.values():
                 for fh in pair:
