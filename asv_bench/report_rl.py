@@ -2,7 +2,7 @@
 
     python asv_bench/report_rl.py [--steps 20000] [--resets 200] [--gym-resets 10]
                                   [--dataset-count 100000] [--jobs 2] [--keep DIR]
-                                  [--skip-env] [--skip-dataset]
+                                  [--skip-env] [--skip-dataset] [--summarize DIR]
 
 1. Environment: steps per second (random actions, levels reset when an episode ends)
    and resets per second (a fresh generated 10x10 / 4-box level every reset) of
@@ -13,7 +13,9 @@
    several repeats; the ratios compare medians of the same run.
 2. Dataset: ``levelforge sokoban dataset`` of COUNT 10x10 / 4-box levels (the command's
    default configuration) on JOBS processes: time, levels per second, the distribution
-   of optimal pushes and solver nodes, read back from the sidecars.
+   of optimal pushes and solver nodes, read back from the sidecars. ``--keep DIR`` keeps
+   the dataset (a re-run resumes it); ``--summarize DIR`` prints the distribution of an
+   existing dataset and its rate from the manifest's and the last sidecar's file times.
 
 Figures are noisy: the machine is shared. Report what this run measured.
 """
@@ -152,19 +154,33 @@ def dataset_table(args):
         summary = build(directory, args.dataset_count, SEED, dict(DATASET_CONFIG),
                         executor=pool, show_progress=False)
         seconds = time.perf_counter() - t
+    print(f"| figure | measured |\n|---|---|\n"
+          f"| levels written this run, processes | {summary.written:,}, {args.jobs} |\n"
+          f"| wall time | {seconds:,.1f} s |\n"
+          f"| levels/s | {summary.written / seconds:,.1f} |\n"
+          f"| items generated this run (skipped: {dict(summary.skipped)}) | "
+          f"{summary.items:,} |")
+    distribution(directory)
+    if not args.keep:
+        print(f"\n(dataset written to {directory})")
+
+
+def distribution(directory):
+    """Optimal pushes and solver nodes over every level of a dataset's sidecars, and (for
+    a run that was stopped) the levels per second from the files' times."""
+    paths = sorted(glob.glob(os.path.join(directory, "*.jsonl")))
     records = []
-    for path in sorted(glob.glob(os.path.join(directory, "*.jsonl"))):
+    for path in paths:
         with open(path, encoding="utf-8") as fh:
             records.extend(json.loads(line) for line in fh)
     pushes = np.array([r["pushes"] for r in records])
     nodes = np.array([r["nodes"] for r in records])
+    span = os.path.getmtime(paths[-1]) - os.path.getmtime(os.path.join(directory,
+                                                                        "dataset.json"))
     q = (10, 25, 50, 75, 90)
-    print(f"| figure | measured |\n|---|---|\n"
-          f"| levels (10x10, 4 boxes, target 15-30 pushes) | {len(records):,} |\n"
-          f"| processes | {args.jobs} |\n"
-          f"| wall time | {seconds:,.1f} s |\n"
-          f"| levels/s | {len(records) / seconds:,.1f} |\n"
-          f"| items generated (skipped: {dict(summary.skipped)}) | {summary.items:,} |\n"
+    print(f"\n| over the dataset's {len(records):,} levels | |\n|---|---|\n"
+          f"| from the manifest to the last sidecar write | {span:,.0f} s, "
+          f"{len(records) / span:,.1f} levels/s |\n"
           f"| optimal pushes p10/p25/p50/p75/p90 (max) | "
           f"{' / '.join(f'{v:g}' for v in np.percentile(pushes, q))} ({pushes.max()}) |\n"
           f"| mean optimal pushes | {pushes.mean():.2f} |\n"
@@ -173,8 +189,6 @@ def dataset_table(args):
           f"| in the target range | {np.mean([r['in_target'] for r in records]):.1%} |")
     hist = Counter(int(p) for p in pushes)
     print("\noptimal pushes: levels\n" + ", ".join(f"{p}: {n}" for p, n in sorted(hist.items())))
-    if not args.keep:
-        print(f"\n(dataset written to {directory})")
 
 
 def main():
@@ -188,7 +202,12 @@ def main():
     parser.add_argument("--keep", help="write the dataset here (default: a temp directory)")
     parser.add_argument("--skip-env", action="store_true")
     parser.add_argument("--skip-dataset", action="store_true")
+    parser.add_argument("--summarize", metavar="DIR",
+                        help="only print the distribution of an existing dataset DIR")
     args = parser.parse_args()
+    if args.summarize:
+        distribution(args.summarize)
+        return
     if not args.skip_env:
         env_table(args)
     if not args.skip_dataset:
