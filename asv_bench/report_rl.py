@@ -165,6 +165,13 @@ def dataset_table(args):
         print(f"\n(dataset written to {directory})")
 
 
+def solve_ms(records):
+    ms = [r["solve_ms"] for r in records if "solve_ms" in r]
+    if not ms:
+        return "n/a (written with --no-timings)"
+    return f"{np.percentile(ms, 50):.2f} / {np.percentile(ms, 90):.2f} ({max(ms):.1f})"
+
+
 def distribution(directory):
     """Optimal pushes and solver nodes over every level of a dataset's sidecars, and (for
     a run that was stopped) the levels per second from the files' times."""
@@ -186,6 +193,7 @@ def distribution(directory):
           f"| mean optimal pushes | {pushes.mean():.2f} |\n"
           f"| solver nodes p10/p25/p50/p75/p90 (max) | "
           f"{' / '.join(f'{v:g}' for v in np.percentile(nodes, q))} ({nodes.max()}) |\n"
+          f"| independent solve ms p50 / p90 (max) | {solve_ms(records)} |\n"
           f"| in the target range | {np.mean([r['in_target'] for r in records]):.1%} |")
     hist = Counter(int(p) for p in pushes)
     print("\noptimal pushes: levels\n" + ", ".join(f"{p}: {n}" for p, n in sorted(hist.items())))
