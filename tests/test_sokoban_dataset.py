@@ -64,6 +64,17 @@ def test_dataset_is_reproducible_from_its_seed_in_a_fresh_process(tmp_path):
     assert files(here) == files(there)
 
 
+def test_a_dask_cluster_writes_the_same_dataset(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    build(tmp_path / "here", 12, seed=5, config=SMALL, timings=False, show_progress=False)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        build(tmp_path / "dask", 12, seed=5, config=SMALL, timings=False, chunk_size=5,
+              executor=client.get_executor(), show_progress=False)
+    assert files(tmp_path / "dask") == files(tmp_path / "here")
+
+
 def test_files_hold_1000_levels_each(tmp_path):
     config = {"width": 5, "height": 5, "boxes": 1, "pushes": [1, 3]}
     assert build(tmp_path, 1000, seed=1, config=config, show_progress=False).total == 1000
