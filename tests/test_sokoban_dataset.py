@@ -1,5 +1,6 @@
 """Datasets with proofs (issue 14): Boxoban-format files with JSONL sidecars, splits,
 resuming, reproducibility from the seed in a fresh process, and read_boxoban."""
+import io
 import json
 import os
 import subprocess
@@ -118,6 +119,13 @@ def test_levels_outside_every_split_are_skipped(tmp_path):
                     show_progress=False)
     assert summary.per_split == {"long": 10} and summary.skipped["outside every split"] > 0
     assert all(r["pushes"] >= 7 for r in sidecar(tmp_path / "long" / "000.jsonl"))
+
+
+def test_an_unreachable_split_stops_at_the_item_limit(tmp_path):
+    summary = build(tmp_path, 5, seed=1, config=SMALL, splits="long=100-", max_items=15,
+                    show_progress=False)
+    assert summary.exhausted and summary.written == 0 and summary.items == 15
+    assert summary.report(stream=io.StringIO()) == 1
 
 
 def test_resume_after_a_killed_run_gives_the_same_files(tmp_path):

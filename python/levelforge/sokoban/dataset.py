@@ -203,8 +203,9 @@ def build(directory, count, seed, config=None, fmt="boxoban", split_by="pushes",
     levels by ``split_by`` (``"pushes"`` or ``"nodes"``) into subdirectories. ``executor``
     is any :class:`concurrent.futures.Executor`. ``timings=False`` leaves the timing
     fields out of the sidecars, so the same seed gives byte-identical files.
-    ``max_items`` (default ``100 * count``) bounds the items generated when splits or
-    the alphabet skip many. Returns a :class:`DatasetSummary`.
+    ``max_items`` (default: 100 times the levels still to write) bounds the items
+    generated when splits or the alphabet skip many; reaching it sets ``exhausted``.
+    Returns a :class:`DatasetSummary`.
     """
     seed = check_seed(seed)
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
