@@ -585,16 +585,28 @@ def _any_h(h, occ, plan, ctr, dist, cols, wbox, nbox):
     """The guide of the searches for any solution, from the matching cost ``h`` of a
     state whose boxes ``wbox`` are marked in ``occ`` (``cols`` from box_columns).
     Outside a stage: ``h + PACK_PENALTY * unpacked``. In packing stage ``m``
-    (``ctr[C_STAGE]``): 0 once ``m`` goals are packed (the stage's goal state), else
-    ``1 + 4 d + h`` where ``d`` is the least push distance from a box not on the first
-    ``m - 1`` plan goals to an empty goal of goal ``m``'s layer."""
+    (``ctr[C_STAGE]``): 0 once ``m`` goals are packed (the stage's goal state) and a
+    free box can still reach the next layer (``UNREACHABLE``, a dead end, if none can),
+    else ``1 + 4 d + h`` where ``d`` is the least push distance from a box not on the
+    first ``m - 1`` plan goals to an empty goal of goal ``m``'s layer."""
     late = unpacked(occ, plan)
     stage = ctr[C_STAGE]
     if stage == 0:
         return h + PACK_PENALTY * late
     k = plan.shape[0] // 3
-    if late <= k - stage:
-        return np.int64(0)
+    if late <= k - stage:  # the stage's goal, unless no box can go on to the next layer
+        if stage == k or _layer_distance(stage + 1, occ, plan, dist, cols, wbox,
+                                         nbox) < UNREACHABLE:
+            return np.int64(0)
+        return np.int64(UNREACHABLE)
+    return 1 + 4 * _layer_distance(stage, occ, plan, dist, cols, wbox, nbox) + h
+
+
+@njit(cache=True, _nrt=False)
+def _layer_distance(stage, occ, plan, dist, cols, wbox, nbox):
+    """The least push distance from a box not on the first ``stage - 1`` plan goals to
+    an empty goal of the layer of plan goal ``stage`` (``UNREACHABLE`` if none)."""
+    k = plan.shape[0] // 3
     layer = plan[k + stage - 1]
     best = np.int64(UNREACHABLE)
     for g in range(stage - 1, k):
@@ -604,7 +616,7 @@ def _any_h(h, occ, plan, ctr, dist, cols, wbox, nbox):
             d = _nearest(plan[2 * k + g], occ, plan, stage, dist, cols, wbox, nbox)
             if d < best:
                 best = d
-    return 1 + 4 * best + h
+    return best
 
 
 @njit(cache=True, _nrt=False)
@@ -643,11 +655,12 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
     """Reset the search workspace and insert the start state (box cells ``boxes[:nbox]``,
     player cell ``player``) with a node cap ``cap``. ``weight`` orders the open list:
     1 is A* on ``g + h`` (push-optimal), ``w > 1`` weighted A* on ``g + w * h``, 0
-    greedy best-first on ``h`` (the last two find solutions, not proved optimal; they
-    are guided by :func:`_any_h` instead of ``h`` alone, with the goal order ``plan``,
-    and never reopen a state). ``symtab`` is None or the board's symmetry table (see :func:`search_run`). Returns
-    the status: RUNNING, SOLVED (already solved) or UNSOLVABLE (a dead square, frozen
-    box or no matching)."""
+    greedy best-first on ``h`` (the last two find solutions, not proved optimal, and
+    never reopen a state). With a goal order ``plan`` (not None; only for ``w != 1``)
+    the search is guided by :func:`_any_h` instead of ``h``; with None that code is not
+    compiled. ``symtab`` is None or the board's symmetry table (see
+    :func:`search_run`). Returns the status: RUNNING, SOLVED (already solved) or
+    UNSOLVABLE (a dead square, frozen box or no matching)."""
     ctr[C_NODES] = 0
     ctr[C_HEAP] = 0
     if ctr[C_TEPOCH] >= MAX_GENERATION:
@@ -721,7 +734,7 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
         ctr[C_GOAL] = 0
         ctr[C_STATUS] = SOLVED
         return SOLVED
-    if weight != 1:
+    if plan is not None:
         for i in range(nbox):
             occ[wbox[i]] = 1
         h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)
@@ -863,7 +876,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                     else:
                         box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
                         h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
-                        if weight != 1 and h < UNREACHABLE:
+                        if plan is not None and h < UNREACHABLE:
                             h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)
                         if h >= UNREACHABLE:
                             pass  # no matching: a deadlock, never stored

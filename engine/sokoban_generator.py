@@ -179,14 +179,14 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
                                   dead, dist, zob, width, nbox_pool, nplayer, nparent, ng,
                                   nhash, nmove, heap, table, ctr, occ, blk, stamp, queue,
                                   stamp2, queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
-                                  fstack, hside, compof, prev[:0], None)
+                                  fstack, hside, compof, None, None)
                 stats[5] += 1
                 while st == RUNNING:
                     st = search_run(budget, walls, goals, dead, dist, zob, width,
                                     nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
                                     table, ctr, occ, blk, stamp, queue, stamp2,
                                     queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
-                                    fstack, hside, compof, prev[:0], None)
+                                    fstack, hside, compof, None, None)
                 stats[6] += ctr[C_NODES]
                 if st != SOLVED:  # the cap (or no room): unknown, not unsolvable
                     for i in range(nbox):

@@ -119,7 +119,8 @@ def solve_any(search, ctr, board, box_cells, player, cap, deadline, symtab):
             return "limit", None, nodes, expanded, False
         # weighted A* gets half the time left, A* (with symmetries) the rest
         until = deadline if deadline is None or weight == 1 else now + (deadline - now) // 2
-        status, solution, n, e = search(board, box_cells, player, cap, weight, plan,
+        status, solution, n, e = search(board, box_cells, player, cap, weight,
+                                        None if weight == 1 else plan,
                                         symtab if weight == 1 else None, until)
         nodes += n
         expanded += e

@@ -300,10 +300,14 @@ class Solver:
             t = now_ns()
             _load_symmetric_kernels()
             start += now_ns() - t
+        if not optimal and not _ANY_LOADED:  # the same for the any-solution searches
+            t = now_ns()
+            _load_any_kernels()
+            start += now_ns() - t
         deadline = None if time_limit is None else start + int(time_limit * 1e9)
         ws.ctr[_k.C_STAGE] = 0
         if optimal:
-            found = self._search(board, box_cells, player, cap, 1, _NO_PLAN, symtab, deadline)
+            found = self._search(board, box_cells, player, cap, 1, None, symtab, deadline)
             found += (True,)
         else:
             found = solve_any(self._search, ws.ctr, board, box_cells, player, cap,
@@ -356,7 +360,7 @@ _KERNELS_LOADED = False
 
 
 _SYMMETRIC_LOADED = False
-_NO_PLAN = np.zeros(0, np.int32)
+_ANY_LOADED = False
 _PLAIN = "#####\n#@$.#\n#  ##\n#####"  # no symmetry
 _SYMMETRIC = "#####\n#@$.#\n#####"  # a mirror (top and bottom rows)
 
@@ -368,6 +372,14 @@ def _load_kernels():
     if not _KERNELS_LOADED:
         _KERNELS_LOADED = True
         Solver(max_nodes=1000).warm_up()
+
+
+def _load_any_kernels():
+    """The same for the specialisation of the searches for any solution (with a goal
+    order), on the first ``optimal=False`` solve."""
+    global _ANY_LOADED
+    _ANY_LOADED = True
+    Solver(max_nodes=1000).solve(Level.from_xsb(_PLAIN), optimal=False)
 
 
 def _load_symmetric_kernels():
