@@ -58,23 +58,38 @@ _UPPER = np.array([ord("U"), ord("L"), ord("R"), ord("D")], dtype=np.uint8)
 # --------------------------------------------------------------------------- board analysis
 
 @njit(cache=True, _nrt=False)
-def side_components(walls, width, comp, lab, queue, compof):
-    """Which sides of a box the player can walk between: with only the box on ``b``
-    blocking, ``comp[4 * b + k]`` is the smallest side index ``k'`` whose neighbour cell
-    is connected to side ``k``'s neighbour, -1 where that neighbour is a wall; and
-    ``compof[b * n + c]`` is that side index for the component holding cell ``c`` (-1
-    when ``c`` touches no side of ``b``). ``lab`` (int64, one per cell) and ``queue``
-    (one per cell) are work arrays; ``compof`` (int8) has ``n * n`` slots."""
+def push_distances(walls, goal_cells, width, dist, dead, sides, lab, compof):
+    """Push distance of every cell to every goal, and the dead squares.
+
+    ``dist[k, 4 * c + s]`` is the least number of pushes that bring a lone box from
+    ``c`` onto goal ``goal_cells[k]`` with the player next to it on side ``s`` (other
+    boxes ignored; the player walks around the box between pushes), ``UNREACHABLE`` if
+    none: a breadth-first search of *pulls* from the goal over (box cell, player side)
+    states. Sides the player can walk between share one distance.
+    ``dead[c]`` is 1 for non-wall cells from which no goal is reachable by pushing (this
+    covers dead corners), 0 elsewhere. ``sides`` is an int32 work array of ``12 * n``
+    slots, ``lab`` an int64 work array of ``n``; ``compof`` (int8, ``n * n`` slots)
+    receives the side components.
+
+    Side components first: which sides of a box the player can walk between. With only
+    the box on ``b`` blocking, ``comp[4 * b + k]`` is the smallest side index ``k'``
+    whose neighbour cell is connected to side ``k``'s neighbour, -1 where that neighbour
+    is a wall; ``compof[b * n + c]`` is that side index for the component holding cell
+    ``c`` (-1 when ``c`` touches no side of ``b``).
+    """
     steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     n = walls.shape[0]
+    comp = sides[:4 * n]
+    sdist = sides[4 * n:8 * n]
+    squeue = sides[8 * n:12 * n]
     for c in range(n):
         lab[c] = 0
     for b in range(n):
         for k in range(4):
             comp[4 * b + k] = -1
-        row = b * n
+        rb = b * n
         for c in range(n):
-            compof[row + c] = -1
+            compof[rb + c] = -1
         if walls[b]:
             continue
         for k in range(4):
@@ -88,42 +103,21 @@ def side_components(walls, width, comp, lab, queue, compof):
             comp[4 * b + k] = k
             epoch = 4 * b + k + 1
             lab[start] = epoch
-            queue[0] = start
+            squeue[0] = start
             head = 0
             tail = 1
             while head < tail:
-                c = queue[head]
+                c = squeue[head]
                 head += 1
-                compof[row + c] = k
+                compof[rb + c] = k
                 for d in range(4):
                     nb = c + steps[d]
                     if nb == b or walls[nb] or lab[nb] == epoch:
                         continue
                     lab[nb] = epoch
-                    queue[tail] = nb
+                    squeue[tail] = nb
                     tail += 1
-
-
-@njit(cache=True, _nrt=False)
-def push_distances(walls, goal_cells, width, dist, dead, sides, lab, compof):
-    """Push distance of every cell to every goal, and the dead squares.
-
-    ``dist[k, 4 * c + s]`` is the least number of pushes that bring a lone box from
-    ``c`` onto goal ``goal_cells[k]`` with the player next to it on side ``s`` (other
-    boxes ignored; the player walks around the box between pushes), ``UNREACHABLE`` if
-    none: a breadth-first search of *pulls* from the goal over (box cell, player side)
-    states. Sides the player can walk between share one distance.
-    ``dead[c]`` is 1 for non-wall cells from which no goal is reachable by pushing (this
-    covers dead corners), 0 elsewhere. ``sides`` is an int32 work array of ``12 * n``
-    slots, ``lab`` an int64 work array of ``n``; ``compof`` receives the side component
-    of every cell for every box cell (see :func:`side_components`).
-    """
-    steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
-    n = walls.shape[0]
-    comp = sides[:4 * n]
-    sdist = sides[4 * n:8 * n]
-    squeue = sides[8 * n:12 * n]
-    side_components(walls, width, comp, lab, squeue, compof)
+    # then push distances: a BFS of pulls from each goal
     for c in range(n):
         dead[c] = 0 if walls[c] else 1
     for gi in range(goal_cells.shape[0]):
@@ -918,50 +912,6 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
 
 
 @njit(cache=True, _nrt=False)
-def _walk(walls, occ, width, src, dst, stamp, ctr, queue, prev, out, pos):
-    """Append the letters of a shortest walk ``src`` -> ``dst`` (avoiding walls and boxes)
-    to ``out`` at ``pos``; returns the new position, or -1 if ``dst`` is unreachable."""
-    steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
-    if src == dst:
-        return pos
-    ctr[C_FILL2] += 1
-    epoch = ctr[C_FILL2]
-    stamp[src] = epoch
-    queue[0] = src
-    head = 0
-    tail = 1
-    reached = False
-    while head < tail and not reached:
-        c = queue[head]
-        head += 1
-        for d in range(4):
-            nb = c + steps[d]
-            if walls[nb] or occ[nb] or stamp[nb] == epoch:
-                continue
-            stamp[nb] = epoch
-            prev[nb] = c * 4 + d
-            queue[tail] = nb
-            tail += 1
-            if nb == dst:
-                reached = True
-                break
-    if not reached:
-        return -1
-    length = 0
-    c = dst
-    while c != src:
-        length += 1
-        c = prev[c] >> 2
-    c = dst
-    k = pos + length - 1
-    while c != src:
-        out[k] = _LOWER[prev[c] & 3]
-        k -= 1
-        c = prev[c] >> 2
-    return pos + length
-
-
-@njit(cache=True, _nrt=False)
 def reconstruct(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue2,
                 prev, chain, out, symtab):
     """Write the LURD solution of the solved search into ``out`` (uint8 letters) and
@@ -989,7 +939,7 @@ def reconstruct(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue
             c = symtab[symtab[f, n + 4 + nsym], c]
         occ[c] = 1
     player = ctr[C_START]
-    pos = np.int64(0)  # not a literal: one specialisation of _walk
+    pos = 0
     ok = True
     for k in range(npush - 1, -1, -1):
         mv = chain[k]
@@ -1004,11 +954,39 @@ def reconstruct(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue
         if pos + walls.shape[0] + 1 > out.shape[0]:
             ok = False
             break
-        pos = _walk(walls, occ, width, np.int64(player), np.int64(b - s), stamp2, ctr, queue2,
-                    prev, out, pos)
-        if pos < 0:
-            ok = False
-            break
+        # a shortest walk player -> b - s around walls and boxes (BFS on stamp2/queue2)
+        dst = b - s
+        if player != dst:
+            ctr[C_FILL2] += 1
+            epoch = ctr[C_FILL2]
+            stamp2[player] = epoch
+            queue2[0] = player
+            head = 0
+            tail = 1
+            while head < tail and stamp2[dst] != epoch:
+                c = queue2[head]
+                head += 1
+                for e in range(4):
+                    nb = c + steps[e]
+                    if walls[nb] or occ[nb] or stamp2[nb] == epoch:
+                        continue
+                    stamp2[nb] = epoch
+                    prev[nb] = c * 4 + e
+                    queue2[tail] = nb
+                    tail += 1
+            if stamp2[dst] != epoch:
+                ok = False
+                break
+            length = 0
+            c = dst
+            while c != player:
+                length += 1
+                c = prev[c] >> 2
+            c = dst
+            for q in range(pos + length - 1, pos - 1, -1):
+                out[q] = _LOWER[prev[c] & 3]
+                c = prev[c] >> 2
+            pos += length
         out[pos] = _UPPER[d]
         pos += 1
         occ[b] = 0
