@@ -567,8 +567,8 @@ def test_any_solutions_replay_and_any_unsolvable_verdict_is_a_proof(case):
     if expected is None:
         assert result.status == "unsolvable"
     else:
-        assert result.status == "solved" and result.optimal is (result.pushes == 0)
-        assert result.pushes >= expected
+        assert result.status == "solved" and result.pushes >= expected
+        assert not result.optimal or result.pushes == expected  # optimal only when proved
         check_replay(level, result)
 
 
