@@ -579,7 +579,7 @@ def test_any_solutions_replay_on_microban():
         assert result.status == "solved", k
         check_replay(MICROBAN[k - 1], result)
         ref = solver.solve(MICROBAN[k - 1], max_nodes=100_000)  # optimal where cheap
-        assert not ref.solved or result.pushes >= ref.pushes
+        assert not ref.solved or (ref.optimal and result.pushes >= ref.pushes)
 
 
 def test_any_mode_packs_a_goal_room_deepest_goal_first():
