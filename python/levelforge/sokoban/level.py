@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace as _replace
 import numpy as np
 
 from ..errors import LevelFormatError
+from ..textfile import read_text
 
 MAX_SIDE = 64
 """Largest accepted width and height of a level, in cells."""
@@ -159,27 +160,13 @@ def load_xsb(path):
     >>> len(load_xsb(collections.path("microban")))
     155
     """
-    data = _read_bytes(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        encoding = " (it looks like UTF-16)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
-        raise LevelFormatError(f"{os.fspath(path)}: not UTF-8 text{encoding}: byte "
-                               f"{exc.start} is 0x{data[exc.start]:02x}") from None
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"load_xsb takes a file path, not {type(path).__name__}")
+    text = read_text(path)
     try:
         return _parse_collection(text)
     except LevelFormatError as exc:
         raise exc.in_file(os.fspath(path)) from None
-
-
-def _read_bytes(path):
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"load_xsb takes a file path, not {type(path).__name__}")
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise LevelFormatError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
 
 
 def write_xsb(levels):
@@ -294,7 +281,8 @@ def _validate(level, where):
     if not level.boxes:
         raise LevelFormatError("the level has no boxes", *where())
     if len(level.boxes) != len(level.goals):
-        raise LevelFormatError(f"{len(level.boxes)} boxes but {len(level.goals)} goals",
+        raise LevelFormatError(f"{len(level.boxes)} box{'es' if len(level.boxes) != 1 else ''} but "
+                               f"{len(level.goals)} goal{'s' if len(level.goals) != 1 else ''}",
                                *where())
     outside = _outside(w, h, level.walls)
     for name, cells in (("player", [level.player]), ("box", sorted(level.boxes)),
