@@ -228,7 +228,8 @@ def main(argv=None, prog="levelforge mines"):
                                    "only (no guessing) and print the win and stuck rates, "
                                    "moves per game and milliseconds per decision.")
     a.add_argument("--level", default="normal", help="easy, normal, hard or WxHxD-M")
-    a.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    a.add_argument("--games", type=positive_int, default=100,
+                   help="number of games (default 100)")
     a.add_argument("--seed", type=int, default=0,
                    help="root seed; game i uses levelforge.seeding.item_seed(seed, i)")
     a.add_argument("--start", help="first cell x,y,z (default: middle of the top face)")
@@ -241,11 +242,10 @@ def main(argv=None, prog="levelforge mines"):
     a.add_argument("--quiet", action="store_true", help="no progress bar")
     ns = parser.parse_args(argv)
     if ns.command == "play":
-        game = Game.from_share_code(ns.share) if ns.share else Game(ns.level, check_seed(ns.seed))
+        game = Game.from_share_code(ns.share) if ns.share is not None \
+            else Game(ns.level, check_seed(ns.seed))
         play(game, _prompted() if sys.stdin.isatty() else sys.stdin, sys.stdout)
         return 0
-    if ns.games < 1:
-        raise ConfigError(f"--games must be at least 1, got {ns.games}")
     start = _cell_arg(ns.start) if ns.start else None
     summary = run_autoplay(ns.level, ns.games, check_seed(ns.seed), ns.exact, start,
                            Assistant(ns.max_cells, ns.max_nodes), not ns.quiet)
