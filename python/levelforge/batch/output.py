@@ -265,7 +265,7 @@ class XsbFormat:
                     None if their_seed == seed else f"it was made with --seed {their_seed}, "
                     f"this run uses --seed {seed}")
         rest = tail[stop:]
-        if rest and not (rest.startswith(_ITEM_START) or _ITEM_START.startswith(rest)):
+        if rest and not _torn_level(rest):
             where = "the header" if item is None else f"item {item.group(1)}"
             raise ConfigError(f"{path}: the text after {where} is not a level record (it "
                               "does not begin with '; item'); the file is damaged or not "
@@ -278,6 +278,19 @@ class XsbFormat:
             raise ConfigError(f"{path}: its levels are not items 0..{index} of this batch: "
                               "the file is damaged or mixes batches; use another output file")
         return index + 1, end
+
+
+def _torn_level(text):
+    """Whether ``text`` can be the start of one level record cut short: it begins like
+    ``; item``, and holds at most the blank line after its comments and at most its
+    declared number of board rows."""
+    if not (text.startswith(_ITEM_START) or _ITEM_START.startswith(text)):
+        return False
+    if text.count("\n\n") > 1:
+        return False
+    match = _ITEM.match(text)
+    board = [ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith(";")]
+    return match is None or len(board) <= int(match.group(3))
 
 
 FORMATS = {"jsonl": JsonlFormat(), "xsb": XsbFormat()}
