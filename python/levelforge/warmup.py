@@ -128,7 +128,8 @@ def warm_up(systems=None, notice=None):
         raise ConfigError(f"unknown system {unknown[0]!r}; choose from {', '.join(SYSTEMS)}")
     out = []
     for name in names:
-        with CompileNotice(stream=notice, enabled=notice is not None) as n:
+        with CompileNotice(f"{name}: compiling kernels, first run only (they are cached "
+                           "for later runs) ...", notice, notice is not None) as n:
             SYSTEMS[name]()
         out.append(WarmUp(name, n.seconds, n.compiled))
     return out
@@ -148,7 +149,6 @@ def main(argv=None, prog="levelforge warm-up"):
     names = args.systems or list(SYSTEMS)
     warm_up([n for n in names if n not in SYSTEMS][:1])  # an unknown name: one error line
     for name in names:
-        print(f"{name}: ...", end="", flush=True, file=sys.stderr)
-        (result,) = warm_up([name])
-        print("\r" + result.line(), file=sys.stderr)
+        (result,) = warm_up([name], notice=sys.stderr)
+        print(result.line(), file=sys.stderr)
     return 0
