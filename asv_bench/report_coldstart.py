@@ -3,8 +3,9 @@ for the README's main command, and which kernels dominate the compile.
 
 Cold: a fresh process with an empty ``NUMBA_CACHE_DIR`` (a new temporary folder), so every
 kernel it needs is compiled. Warm: a fresh process on the cache the cold run left, so every
-kernel is loaded. Times are wall-clock seconds of the whole process (interpreter start,
-imports, compile or load, the work), each the median of ``--repeats`` runs.
+kernel is loaded. Times are seconds of the whole process (interpreter start, imports,
+compile or load, the work), each the median of ``--repeats`` runs: wall-clock, and CPU
+(user + system, the process and its workers), which a busy machine inflates far less.
 
     python asv_bench/report_coldstart.py [--repeats 1] [--systems sokoban ...] [--top 12]
 
@@ -16,6 +17,7 @@ out; n: how many type specialisations were compiled).
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -66,13 +68,27 @@ def _env(cache):
     return env
 
 
+def _cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def _timed(argv, cache, cwd):
-    t = time.perf_counter()
+    """``(wall s, cpu s, stdout)`` of running ``argv`` to its end."""
+    t, c = time.perf_counter(), _cpu()
     out = subprocess.run(argv, env=_env(cache), cwd=cwd, capture_output=True, text=True)
-    took = time.perf_counter() - t
+    took = (time.perf_counter() - t, _cpu() - c)
     if out.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed:\n{out.stderr}")
     return took, out.stdout
+
+
+def _median(pairs):
+    return tuple(statistics.median(p[k] for p in pairs) for k in (0, 1))
+
+
+def _s(pair):
+    return f"{pair[0]:.1f} s / {pair[1]:.1f} s"
 
 
 def _system(name, repeats):
@@ -88,7 +104,7 @@ def _system(name, repeats):
             took, out = _timed([sys.executable, "-c", CHILD, name], cache, cwd)
             assert not json.loads(out.splitlines()[-1])["kernels"], f"{name}: recompiled"
             warm.append(took)
-    return statistics.median(cold), statistics.median(inner), statistics.median(warm), kernels
+    return _median(cold), statistics.median(inner), _median(warm), kernels
 
 
 def _command(argv, repeats):
@@ -99,7 +115,7 @@ def _command(argv, repeats):
             cold.append(_timed(exe + ["--no-progress"], cache, cwd)[0])
             os.remove(os.path.join(cwd, argv[-1]))  # a new file, not "already complete"
             warm.append(_timed(exe + ["--no-progress"], cache, cwd)[0])
-    return statistics.median(cold), statistics.median(warm)
+    return _median(cold), _median(warm)
 
 
 def main(argv=None):
@@ -111,20 +127,20 @@ def main(argv=None):
     ap.add_argument("--no-commands", action="store_true", help="skip the command rows")
     args = ap.parse_args(argv)
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
-          f"median of {args.repeats} run(s); fresh processes, seconds of wall-clock time\n")
-    print("| system (`levelforge warm-up SYSTEM`) | cold start | of which compiling | "
+          f"median of {args.repeats} run(s); fresh processes; wall-clock / CPU seconds\n")
+    print("| system (`levelforge warm-up SYSTEM`) | cold start | of which compiling (wall) | "
           "warm start |")
     print("|---|---:|---:|---:|")
     profiles = {}
     for name in args.systems:
         cold, inner, warm, profiles[name] = _system(name, args.repeats)
-        print(f"| {name} | {cold:.1f} s | {inner:.1f} s | {warm:.1f} s |", flush=True)
+        print(f"| {name} | {_s(cold)} | {inner:.1f} s | {_s(warm)} |", flush=True)
     if not args.no_commands:
         print("\n| command | cold start | warm start |")
         print("|---|---:|---:|")
         for cmd in COMMANDS:
             cold, warm = _command(cmd, args.repeats)
-            print(f"| `levelforge {' '.join(cmd)}` | {cold:.1f} s | {warm:.1f} s |", flush=True)
+            print(f"| `levelforge {' '.join(cmd)}` | {_s(cold)} | {_s(warm)} |", flush=True)
     for name, kernels in profiles.items():
         whole = sum(v[0] for v in kernels.values())
         print(f"\n{name}: {len(kernels)} kernels compiled, {whole:.1f} s in all; the top "

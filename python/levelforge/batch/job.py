@@ -3,8 +3,10 @@ import os
 import signal
 import sys
 import threading
+from concurrent.futures import Executor
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from typing import TextIO
 
 import numpy as np
 
@@ -15,7 +17,7 @@ from ..timing import ms_since, now_ns
 from ..warmup import CompileNotice
 from .output import format_for
 from .pool import Chunk, Interrupted, Pool, format_items
-from .runner import (ChunkPlanner, _warm, check_chunk_size, check_count, check_generator,
+from .runner import (BatchGenerator, ChunkPlanner, _warm, check_chunk_size, check_count, check_generator,
                      default_chunk_cap, ordered_chunks, run_chunk, worker_count)
 
 
@@ -47,7 +49,7 @@ class Summary:
     warm_up_seconds: float = 0.0
     compiled: bool = False
 
-    def report(self, stream=None, command=None):
+    def report(self, stream: "TextIO | None" = None, command: "str | None" = None) -> int:
         """Print the summary (and how to resume after Ctrl-C) to ``stream`` (stderr, so
         it never mixes with records streamed to stdout); return the command's exit code
         (0, or 128 + the signal number when interrupted: 130 Ctrl-C, 143 SIGTERM).
@@ -64,7 +66,7 @@ class Summary:
             return 128 + (self.signal or signal.SIGINT)
         return 0
 
-    def lines(self):
+    def lines(self) -> "list[str]":
         """The summary as human-readable lines."""
         if not self.items and not self.interrupted:
             if self.total:
@@ -100,8 +102,10 @@ def format_chunk(generator, seed, fmt, config, timings, start, stop):
     return Chunk(chunk.start, chunk.text, chunk.ms, chunk.figures, error)
 
 
-def run(generator, count, seed, path, executor=None, chunk_size=None, fmt=None,
-        timings=True, show_progress=True, jobs=None):
+def run(generator: "BatchGenerator", count: int, seed: int, path: "str | os.PathLike[str]",
+        executor: "Executor | None" = None, chunk_size: "int | None" = None,
+        fmt: "str | None" = None, timings: bool = True, show_progress: bool = True,
+        jobs: "int | None" = None) -> Summary:
     """Generate ``count`` items into ``path``, resuming a file a previous run left.
 
     Where the items are made: in this process (the default), on ``executor`` (any

@@ -23,7 +23,7 @@ from ..seeding import item_seed
 FIRST_LINE_LIMIT = 1 << 24  # a first line longer than this is not a levelforge record
 
 
-def strip_timings(value):
+def strip_timings(value: object) -> object:
     """A copy of a JSON-ready value without timing fields (``*_ms`` keys, ``timings``)."""
     if isinstance(value, dict):
         return {k: strip_timings(v) for k, v in value.items()

@@ -1,6 +1,8 @@
 """Run a generator over many seeds, in-process or on any executor, results in item order."""
 import math
 from collections import deque
+from concurrent.futures import Executor
+from typing import Any, Iterator, Protocol
 
 from ..errors import BatchItemError, ConfigError
 from ..seeding import check_seed, item_seed
@@ -9,6 +11,19 @@ _WARM = set()  # generator configurations already warmed up in this process
 
 TARGET_CHUNK_SECONDS = 0.2  # adaptive chunks aim at this much work each
 MAX_CHUNK = 1000
+
+
+class BatchGenerator(Protocol):
+    """What the batch layer needs of a generator (e.g. :class:`levelforge.sokoban.Generator`):
+    ``generate(seed)`` returning a result with ``to_dict()`` and ``elapsed_ms``,
+    ``warm_up()``, ``to_dict()`` (its configuration, JSON-ready) and optionally
+    ``summarize(records)`` (domain figures, means over the records)."""
+
+    def generate(self, seed: int) -> Any: ...
+
+    def warm_up(self) -> Any: ...
+
+    def to_dict(self) -> dict: ...
 
 
 def _warm(generator):
@@ -128,7 +143,9 @@ def check_chunk_size(chunk_size):
         raise ConfigError(f"chunk_size must be a positive integer, got {chunk_size!r}")
 
 
-def generate(generator, count, seed, executor=None, chunk_size=None, start=0):
+def generate(generator: "BatchGenerator", count: int, seed: int,
+             executor: "Executor | None" = None, chunk_size: "int | None" = None,
+             start: int = 0) -> "Iterator[Any]":
     """Generate ``count`` items, yielding each result in item order.
 
     Item ``i`` is ``generator.generate(item_seed(seed, i))`` whatever the executor and

@@ -134,7 +134,7 @@ class Level:
         return _replace(self, **changes)
 
 
-def read_xsb(text):
+def read_xsb(text: str) -> "list[Level]":
     """Read a collection of levels from XSB text (a ``str``).
 
     Text is always text: to read a file, use :func:`load_xsb`. Raises
@@ -150,7 +150,7 @@ def read_xsb(text):
     return _parse_collection(text)
 
 
-def load_xsb(path):
+def load_xsb(path: "str | os.PathLike[str]") -> "list[Level]":
     """Read a collection of levels from an XSB file (UTF-8, with or without a byte-order mark).
 
     Raises :class:`~levelforge.LevelFormatError` if the file cannot be read, is not UTF-8
