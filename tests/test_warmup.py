@@ -61,3 +61,17 @@ def test_warm_up_command_reports_each_system(capsys):
     assert main(["warm-up", "chess"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown system 'chess'" in err
+
+
+def test_every_command_says_when_it_compiles(tmp_path, capsys):
+    from levelforge.defense import cli as defense_cli
+    kernel = _fresh_kernel()
+    original = defense_cli.render
+    defense_cli.render = lambda d: str(kernel(21))  # a command whose run compiles a kernel
+    try:
+        assert main(["defense", "show"]) == 0
+    finally:
+        defense_cli.render = original
+    captured = capsys.readouterr()
+    assert captured.out.strip() == "42"
+    assert captured.err.count("compiling kernels, first run only") == 1

@@ -15,6 +15,7 @@ import sys
 
 from . import __version__
 from .errors import ConfigError, LevelforgeError
+from .warmup import CompileNotice
 
 SYSTEMS = {
     "sokoban": "box-pushing levels: generate, solve",
@@ -85,7 +86,9 @@ def main(argv=None):
     ns = parser.parse_args(argv[:1])
     module = importlib.import_module(MODULES.get(ns.system, f"levelforge.{ns.system}.cli"))
     try:
-        return module.main(argv[1:], prog=f"levelforge {ns.system}") or 0
+        # the first run on a machine compiles: say so, never look hung (warm-up speaks itself)
+        with CompileNotice(enabled=ns.system != "warm-up"):
+            return module.main(argv[1:], prog=f"levelforge {ns.system}") or 0
     except LevelforgeError as exc:
         line, code = _failure(exc, ns.system, argv[1:])
         print(line, file=sys.stderr)

@@ -55,9 +55,13 @@ SYSTEMS = {"sokoban": _sokoban, "symmetry": _symmetry, "mines": _mines, "defense
 """What each system's warm-up runs: the kernels its API and commands use."""
 
 
+_ACTIVE = []  # the notices open now, outermost first: only one of them prints
+
+
 class CompileNotice:
     """A context manager that prints ``message`` once, when Numba starts compiling a
-    kernel inside it (a cache miss), and records whether anything was compiled.
+    kernel inside it (a cache miss), and records whether anything was compiled. Inside
+    another enabled notice (e.g. the CLI's around a batch run's) only the outer one prints.
 
     >>> import io
     >>> out = io.StringIO()
@@ -86,7 +90,8 @@ class CompileNotice:
             def on_start(self, ev):
                 if not notice.compiled:
                     notice.compiled = True
-                    if notice.enabled:
+                    speaker = next((n for n in _ACTIVE if n.enabled), None)
+                    if speaker is notice:
                         print(notice.message, file=notice.stream or sys.stderr, flush=True)
 
             def on_end(self, ev):
@@ -94,6 +99,7 @@ class CompileNotice:
 
         self._listener = _Listener()
         event.register("numba:compile", self._listener)
+        _ACTIVE.append(self)
         self._start = now_ns()
         return self
 
@@ -101,6 +107,7 @@ class CompileNotice:
         from numba.core import event
 
         event.unregister("numba:compile", self._listener)
+        _ACTIVE.remove(self)
         self.seconds = ms_since(self._start) / 1e3
 
 
