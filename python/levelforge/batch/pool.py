@@ -221,6 +221,9 @@ class Pool:
                 self._dispatch(state)
             busy = [w for w in self.workers if w.task is not None and not w.gone]
             if state.deadline is not None and (len(got) > 1 or now_ns() > state.deadline):
+                for w in busy:  # keep what is already in the pipes, wait for nothing more
+                    if w.conn.poll():
+                        self._receive(w, state)
                 busy = []
             if state.failure is not None:  # only earlier items can still arrive
                 busy = [w for w in busy if w.task[0] < state.failure[0]]
@@ -281,7 +284,7 @@ class Pool:
                                                      f"at item {w.cursor}: {value}"))
                     w.task, w.gone = None, True
                     return
-        except (EOFError, OSError):
+        except Exception:  # end of pipe, or a message cut short by the worker's death
             dead = True
         if dead or not w.proc.is_alive():
             w.proc.join(1.0)
