@@ -132,6 +132,18 @@ class Level:
         """A copy with some fields changed (validated like any new level)."""
         return _replace(self, **changes)
 
+    def to_svg(self, cell=32):
+        """The level as an SVG picture, ``cell`` pixels a square (see :mod:`.svg`).
+
+        >>> Level.from_xsb('#####\\n#@$.#\\n#####').to_svg(cell=8)[:4]
+        '<svg'
+        """
+        from .svg import level_svg
+        return level_svg(self, cell)
+
+    def _repr_svg_(self):
+        return self.to_svg()
+
 
 def read_xsb(text):
     """Read a collection of levels from XSB text (a ``str``).
