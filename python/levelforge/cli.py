@@ -17,6 +17,7 @@ SYSTEMS = {
     "mines": "3D minesweeper: play, autoplay",
     "defense": "tower-defense core: show, probe",
     "batch": "thousands of levels on every core or a Dask cluster, resumable",
+    "play": "the games in a web browser: levelforge play [FILE]",
 }
 
 
