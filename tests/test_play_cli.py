@@ -60,3 +60,16 @@ def test_a_bad_file_fails_before_serving_with_its_name(tmp_path, content, messag
     assert proc.returncode == 2 and out == ""
     assert err.startswith("levelforge play: error: ") and message in err
     assert str(path) in err
+
+
+def test_server_sockets_are_tcp_so_small_answers_are_not_delayed():
+    # asyncio sets TCP_NODELAY only on sockets whose protocol is IPPROTO_TCP; without it
+    # a small JSON answer waits for the client's delayed ACK (about 40 ms a request)
+    import socket
+
+    from levelforge.play.server import _socket
+    sock = _socket(0)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP
+    finally:
+        sock.close()

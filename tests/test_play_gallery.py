@@ -3,6 +3,8 @@ and a brush on a histogram), and a level played from it; the start page."""
 import json
 import re
 
+import pytest
+
 from browser import browser, server, shot, sokoban_batch, wait_state, watched  # noqa: F401
 from levelforge import sokoban
 
@@ -86,3 +88,37 @@ def test_start_page_links_every_game_and_names_the_file(server, watched):
     assert hrefs == ["/sokoban", "/sokoban/campaign/0", "/sokoban/microban/1", "/symmetry",
                      "/gallery"]
     shot(page, "home")
+
+
+@pytest.fixture(scope="module")
+def puzzle_server(tmp_path_factory):
+    """A play server started with a 40-puzzle symmetry batch (JSONL)."""
+    from levelforge import batch, play, symmetry
+    path = tmp_path_factory.mktemp("play") / "puzzles.jsonl"
+    batch.run(symmetry.Generator(5), 40, seed=2, path=str(path), show_progress=False)
+    with play.running(path) as url:
+        yield url, path
+
+
+def test_gallery_of_symmetry_puzzles_opens_one_to_play(puzzle_server, watched):
+    url, path = puzzle_server
+    page = watched.page
+    records = _records(path)
+    page.goto(url + "gallery")
+    wait_state(page, "ready")
+    assert page.locator("#count").text_content() == "40 levels"
+    page.wait_for_selector("#chart-branch_points svg")
+    shot(page, "gallery-symmetry")
+    lo = sorted(r["difficulty"]["branch_points"] for r in records)[20]
+    page.fill("[name=branch_points-lo]", str(lo))
+    page.click("#filters button[type=submit]")
+    want = [i for i, r in enumerate(records) if r["difficulty"]["branch_points"] >= lo]
+    page.wait_for_function(f"document.getElementById('count').textContent.startsWith("
+                           f"'{len(want)} of')")
+    page.locator(".thumb").first.click()
+    page.wait_for_url(f"**/symmetry/file/{want[0]}")
+    wait_state(page, "playing")
+    page.click("#show")
+    wait_state(page, "solved")
+    drawn = page.evaluate("JSON.parse(document.querySelector('#board-a svg').dataset.path)")
+    assert drawn == records[want[0]]["solution"]

@@ -23,7 +23,9 @@ HOST = "127.0.0.1"
 
 
 def _socket(port):
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP named explicitly: asyncio then sets TCP_NODELAY on every connection
+    # (with proto 0 it does not, and a small response waits 40 ms for a delayed ACK)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     if port:  # a fixed port may be reused right after the previous server stopped
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((HOST, port))

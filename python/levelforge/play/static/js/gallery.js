@@ -168,7 +168,7 @@ async function load() {
   }
   $("title").textContent = summary.name;
   $("subtitle").textContent = `${summary.count.toLocaleString("en")} ${summary.kind} levels` +
-    ` · figures: ${summary.figures.map(label).join(", ")}`;
+    ` · figures: ${summary.charted.map(label).join(", ")}`;
   document.title = `${summary.name} · Gallery · levelforge play`;
   buildFilters();
   await showPage();
