@@ -52,7 +52,7 @@ def test_scenario_default_has_source_design_grid_economy_and_health():
 def test_scenario_waves_follow_the_issue():
     s = LIGHTHOUSE
     for seed in (0, 1):
-        w1, w2, w3 = (s.forecast(w, seed) for w in (1, 2, 3))
+        w1, w2, w3 = (s.forecast(w, seed).spawns for w in (1, 2, 3))
         assert len(w1) == 10 and {e for _, _, e in w1} == {"A"}
         assert [n for n, kd, _ in w1 if kd == "armoured"] == [7, 10]
         assert len(w2) == 10 and {e for _, _, e in w2} == {"B"}
@@ -88,9 +88,35 @@ def test_spawner_and_forecast_use_the_same_functions():
         d = Defense(LIGHTHOUSE, seed)
         for wave in (1, 2, 3):
             kinds, entries = d._rules.spawn[wave - 1]
-            fc = d.forecast(wave)
+            fc = d.forecast(wave).spawns
             assert [("skiff", "armoured")[i] for i in kinds] == [kd for _, kd, _ in fc]
             assert [("A", "B")[i] for i in entries] == [e for _, _, e in fc]
+
+
+def test_forecast_is_the_next_wave_and_its_banner_counts_the_spawner():
+    d = Defense(LIGHTHOUSE, 20)
+    f = d.forecast()
+    assert f == d.forecast(1) and f.wave == 1 and f.waves == 3
+    assert (f.ships, f.skiffs, f.armoured, f.entrances, f.counts) == \
+        (10, 8, (7, 10), ("A",), (("A", 10), ("B", 0)))
+    assert f.banner() == ("wave 1 of 3: 10 ships, 8 skiffs + 2 armoured (ships 7, 10); "
+                          "all from A, B waits")
+    _play_into(d, WINNING[:1])
+    assert d.wave == 2 and d.forecast().wave == 2 and d.forecast().order == "B" * 10
+    for seed, first in ((19, "B"), (20, "A")):
+        f3 = Defense(LIGHTHOUSE, seed).forecast(3)
+        kinds, entries = Defense(LIGHTHOUSE, seed)._rules.spawn[2]
+        assert f3.order == "".join("AB"[i] for i in entries)
+        assert f3.armoured == tuple(i + 1 for i, kd in enumerate(kinds) if kd == 1)
+        assert f3.entrances[0] == first and f3.banner().endswith(f"alternating, {first} first")
+    assert json.loads(json.dumps(f.to_dict()))["counts"] == {"A": 10, "B": 0}
+
+
+def _play_into(d, plan):
+    for builds in plan:
+        for x, y, kind in builds:
+            d.place(x, y, kind)
+        d.run_wave()
 
 
 def test_scenario_round_trips_through_json_and_toml_files(tmp_path):
@@ -303,7 +329,7 @@ def test_simulation_matches_plain_python_rules(case):
         _random_plan(rng, d)
         cannons = [(x, y) for x, y, kd in d.buildings if kd == "cannon"]
         walls = [(x, y) for x, y, kd in d.buildings if kd == "wall"]
-        ships = [(kd, e) for _, kd, e in d.forecast()]
+        ships = [(kd, e) for _, kd, e in d.forecast().spawns]
         expected = naive.simulate_wave(LIGHTHOUSE, d.wave, cannons, walls, ships, health)
         rec = d.run_wave()
         got = {key: getattr(rec, key) for key in expected}
@@ -402,7 +428,7 @@ def test_leaks_count_by_the_entrance_saved_at_spawn():
     r3 = d.records[2]
     expected = naive.simulate_wave(
         LIGHTHOUSE, 3, [(x, y) for x, y, _ in d.buildings], [],
-        [(kd, e) for _, kd, e in d.forecast(3)], d.records[1].health + 1)
+        [(kd, e) for _, kd, e in d.forecast(3).spawns], d.records[1].health + 1)
     assert (r3.leaks_a, r3.leaks_b) == (expected["leaks_a"], expected["leaks_b"])
     assert r3.leaks_a > 0 and r3.leaks_b > 0
 
@@ -479,7 +505,7 @@ def test_simulation_matches_plain_python_rules_on_other_numbers(changes, case):
         expected = naive.simulate_wave(
             scenario, d.wave, [(x, y) for x, y, kd in d.buildings if kd == "cannon"],
             [(x, y) for x, y, kd in d.buildings if kd == "wall"],
-            [(kd, e) for _, kd, e in d.forecast()], health)
+            [(kd, e) for _, kd, e in d.forecast().spawns], health)
         rec = d.run_wave()
         assert {key: getattr(rec, key) for key in expected} == expected
         health = rec.health + 1

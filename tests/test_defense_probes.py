@@ -155,6 +155,8 @@ def test_probes_reject_bad_arguments(pairs):
 def test_cli_show_prints_map_distance_field_and_routes(capsys):
     assert levelforge_main(["defense", "show"]) == 0
     out = capsys.readouterr().out
+    assert "next: wave 1 of 3: 10 ships, 8 skiffs + 2 armoured (ships 7, 10); all from A" in out
+    assert "then: wave 3 of 3: 12 ships" in out and "alternating, A first" in out
     assert "A a a # b b B" in out
     assert "distance to the beacon" in out and "11 10  9 --  9 10 11" in out
     assert "A (11 steps): (0,0) (1,0)" in out

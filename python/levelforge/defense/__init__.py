@@ -13,7 +13,7 @@ placement probes (pairs, campaigns, naive strategies, barrier timing).
 from .game import Defense, PlacementError, PlacementRejected, Totals, WaveRecord
 from .pathing import cut_cells, distance_field, route
 from .probes import probe_campaign, probe_pairs, probe_strategies
-from .scenario import Scenario
+from .scenario import Scenario, WaveForecast
 
 __all__ = [
     "Defense",
@@ -21,6 +21,7 @@ __all__ = [
     "PlacementRejected",
     "Scenario",
     "Totals",
+    "WaveForecast",
     "WaveRecord",
     "cut_cells",
     "distance_field",

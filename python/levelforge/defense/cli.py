@@ -21,10 +21,14 @@ def _scenario(path):
 
 
 def render(d: Defense) -> str:
-    """The map with both routes, the distance field and the routes as text.
+    """The state line, the forecast banner of the next wave (and of the later ones), the
+    map with both routes, the distance field and the routes as text.
 
-    >>> print(render(Defense()).splitlines()[2])
-      A a a # b b B
+    >>> for line in render(Defense(seed=19)).splitlines()[1:4]:
+    ...     print(line)
+    next: wave 1 of 3: 10 ships, 8 skiffs + 2 armoured (ships 7, 10); all from A, B waits
+    then: wave 2 of 3: 10 ships, 8 skiffs + 2 armoured (ships 3, 7); all from B, A waits
+    then: wave 3 of 3: 12 ships, 8 skiffs + 4 armoured (ships 3, 6, 9, 12); 6 from A, 6 from B, alternating, B first
     """
     s = d.scenario
     on = {}
@@ -34,8 +38,10 @@ def render(d: Defense) -> str:
     names = {"cannon": "C", "wall": "W"}
     built = {(x, y): names[kd] for x, y, kd in d.buildings}
     lines = [f"{s.name}: {s.width}x{s.height}, seed {d.seed}, wave {d.wave}, "
-             f"material {d.material}, health {d.health}", "map (a/b: routes from A/B, "
-             "+: both, C cannon, W wall):"]
+             f"material {d.material}, health {d.health}",
+             f"next: {d.forecast().banner()}"]
+    lines += [f"then: {d.forecast(w).banner()}" for w in range(d.wave + 1, len(s.waves) + 1)]
+    lines.append("map (a/b: routes from A/B, +: both, C cannon, W wall):")
     for y, row in enumerate(s.map):
         lines.append("  " + " ".join(built.get((x, y)) or (on.get((x, y), ch) if ch == "."
                                                             else ch)
@@ -54,7 +60,8 @@ def main(argv=None, prog="levelforge defense"):
     """Run the defense command line; returns the exit code."""
     p = argparse.ArgumentParser(prog=prog, description="Tower-defense core: show, probe.")
     sub = p.add_subparsers(dest="command", required=True)
-    show = sub.add_parser("show", help="print the map, the distance field and the routes")
+    show = sub.add_parser("show", help="print the next wave's forecast, the map, the "
+                                         "distance field and the routes")
     show.add_argument("--scenario", help="a scenario .toml/.json (default: lighthouse)")
     show.add_argument("--seed", type=int, default=0)
     probe = sub.add_parser("probe", help="run a placement probe, write JSON")

@@ -19,7 +19,7 @@ from ..engine.grid import bfs_distance
 from ..errors import ConfigError, InvalidMoveError
 from ..seeding import check_seed
 from .pathing import CutWorkspace
-from .scenario import BUILDINGS, ENTRANCES, KINDS, Scenario
+from .scenario import BUILDINGS, ENTRANCES, KINDS, Scenario, WaveForecast
 
 BUILD, FIGHT, DEFEAT, VICTORY = "build", "fight", "defeat", "victory"
 _STATUS = {k.W_RUNNING: "running", k.W_WON: "won", k.W_LOST: "lost"}
@@ -306,11 +306,13 @@ class Defense:
                 return rec.outcome
         raise ConfigError(f"wave {wave!r} has not finished")
 
-    def forecast(self, wave: int | None = None) -> tuple:
-        """``(ship, kind, entrance)`` of every ship of ``wave`` (default: the current one).
+    def forecast(self, wave: int | None = None) -> WaveForecast:
+        """The :class:`WaveForecast` of ``wave`` (default: the current one, i.e. the next
+        wave to fight while building): ships, kinds, armoured numbers, entrances in order.
 
-        >>> Defense(seed=1).forecast(3)[0]
-        (1, 'skiff', 'B')
+        >>> f = Defense(seed=1).forecast(3)
+        >>> f.spawns[0], f.entrances
+        ((1, 'skiff', 'B'), ('B', 'A'))
         """
         return self._scenario.forecast(self._wave if wave is None else wave, self.seed)
 

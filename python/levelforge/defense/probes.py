@@ -270,7 +270,7 @@ def _pick(d: Defense, strategy: str):
     if strategy == "nearest_beacon":
         tx, ty = s.beacon
     elif strategy == "nearest_entrance":
-        tx, ty = s.entrances[d.forecast()[0][2]]
+        tx, ty = s.entrances[d.forecast().order[0]]
     else:
         tx, ty = (s.width - 1) / 2, (s.height - 1) / 2
     return min(cells, key=lambda c: ((c[0] - tx) ** 2 + (c[1] - ty) ** 2, c[1], c[0]))
@@ -280,7 +280,7 @@ def _barrier(d: Defense, planned):
     """The legal wall cell that, with this phase's ``planned`` cannons, lengthens the
     coming wave's routes most and leaves every route open; ties go to row order."""
     s = d.scenario
-    used = sorted({e for _, _, e in d.forecast()})
+    used = d.forecast().entrances
     best, best_len = None, -1
     for x, y in d.legal_cells("wall"):
         if (x, y) in planned:

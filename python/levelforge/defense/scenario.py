@@ -77,6 +77,79 @@ class WaveSpec:
     spawn_interval: float
 
 
+@dataclass(frozen=True)
+class WaveForecast:
+    """The forecast of one wave, as the game's banner shows it before the wave starts:
+    ``spawns`` holds ``(ship, kind, entrance)`` for every ship (1-based, spawn order).
+
+    >>> f = Scenario.lighthouse().forecast(3, seed=1)
+    >>> f.ships, f.skiffs, f.armoured, f.order
+    (12, 8, (3, 6, 9, 12), 'BABABABABABA')
+    >>> print(f.banner())
+    wave 3 of 3: 12 ships, 8 skiffs + 4 armoured (ships 3, 6, 9, 12); 6 from A, 6 from B, alternating, B first
+    """
+    wave: int
+    waves: int
+    spawns: tuple
+
+    @property
+    def ships(self) -> int:
+        """Number of ships."""
+        return len(self.spawns)
+
+    @property
+    def armoured(self) -> tuple:
+        """The numbers (1-based spawn order) of the armoured ships."""
+        return tuple(i for i, kind, _ in self.spawns if kind == "armoured")
+
+    @property
+    def skiffs(self) -> int:
+        """Number of skiffs."""
+        return self.ships - len(self.armoured)
+
+    @property
+    def order(self) -> str:
+        """The entrance of every ship in spawn order, e.g. ``"ABAB..."``."""
+        return "".join(e for _, _, e in self.spawns)
+
+    @property
+    def entrances(self) -> tuple:
+        """The entrances used, in the order of their first ship."""
+        return tuple(dict.fromkeys(self.order))
+
+    @property
+    def counts(self) -> tuple:
+        """``(("A", n), ("B", m))``: ships per entrance."""
+        return tuple((e, self.order.count(e)) for e in ENTRANCES)
+
+    def banner(self) -> str:
+        """One line: ships, kinds and armoured numbers, ships per entrance and their order
+        (an idle entrance is named as waiting)."""
+        arm = self.armoured
+        kinds = f"{self.skiffs} skiffs + {len(arm)} armoured" + \
+            (f" (ships {', '.join(map(str, arm))})" if arm else "")
+        used = self.entrances
+        if len(used) == 1:
+            idle = [e for e in ENTRANCES if e not in used]
+            where = f"all from {used[0]}" + (f", {idle[0]} waits" if idle else "")
+        else:
+            alternating = all(a != b for a, b in zip(self.order, self.order[1:]))
+            where = ", ".join(f"{n} from {e}" for e, n in self.counts) + \
+                (", alternating" if alternating else "") + f", {used[0]} first"
+        return f"wave {self.wave} of {self.waves}: {self.ships} ships, {kinds}; {where}"
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict.
+
+        >>> Scenario.lighthouse().forecast(2, seed=0).to_dict()["counts"]
+        {'A': 0, 'B': 10}
+        """
+        return {"wave": self.wave, "waves": self.waves, "ships": self.ships,
+                "skiffs": self.skiffs, "armoured": list(self.armoured), "order": self.order,
+                "entrances": list(self.entrances), "counts": dict(self.counts),
+                "spawns": [list(x) for x in self.spawns], "banner": self.banner()}
+
+
 def _field(d, key, where):
     if not isinstance(d, dict):
         raise ConfigError(f"scenario field {where!r}: expected a table, got {type(d).__name__}")
@@ -347,20 +420,21 @@ class Scenario:
         parity = check_seed(seed) & 1
         return ENTRANCES[(ship - 1 + parity) & 1]
 
-    def forecast(self, wave: int, seed: int) -> tuple:
-        """``(ship, kind, entrance)`` for every ship of ``wave``, from the same two functions
-        that drive the spawner.
+    def forecast(self, wave: int, seed: int) -> "WaveForecast":
+        """What ``wave`` will send, from the same two functions that drive the spawner.
 
-        >>> Scenario.lighthouse().forecast(1, seed=0)[6]
-        (7, 'armoured', 'A')
+        >>> f = Scenario.lighthouse().forecast(1, seed=0)
+        >>> f.spawns[6], f.armoured, f.counts
+        ((7, 'armoured', 'A'), (7, 10), (('A', 10), ('B', 0)))
         """
         w = self._wave(wave)
-        return tuple((i, self.kind_for_spawn(wave, i), self.entry_for_spawn(wave, i, seed))
-                     for i in range(1, w.ships + 1))
+        spawns = tuple((i, self.kind_for_spawn(wave, i), self.entry_for_spawn(wave, i, seed))
+                       for i in range(1, w.ships + 1))
+        return WaveForecast(int(wave), len(self.waves), spawns)
 
     def spawn_table(self, wave: int, seed: int):
         """int32 arrays (kind index, entrance index) per ship, for the kernels."""
-        f = self.forecast(wave, seed)
+        f = self.forecast(wave, seed).spawns
         kinds = np.array([KINDS.index(k) for _, k, _ in f], dtype=np.int32)
         entries = np.array([ENTRANCES.index(e) for _, _, e in f], dtype=np.int32)
         return kinds, entries
