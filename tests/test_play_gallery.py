@@ -86,7 +86,7 @@ def test_start_page_links_every_game_and_names_the_file(server, watched):
                            ".includes('levels.jsonl')")
     hrefs = page.locator(".card").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert hrefs == ["/sokoban", "/sokoban/campaign/0", "/sokoban/microban/1", "/symmetry",
-                     "/gallery"]
+                     "/mines", "/defense", "/gallery"]
     shot(page, "home")
 
 

@@ -26,12 +26,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import LevelforgeError
-from . import gallery, sokoban, symmetry
+from . import defense, gallery, mines, sokoban, symmetry
 from .files import open_file
+from .sessions import Sessions
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 PAGES = {"/": "index.html", "/sokoban": "sokoban.html", "/symmetry": "symmetry.html",
-         "/gallery": "gallery.html"}
+         "/gallery": "gallery.html", "/mines": "mines.html", "/defense": "defense.html"}
 """Each page path and its HTML shell (paths below ``/sokoban/`` and ``/symmetry/`` too)."""
 _ENGINE = threading.Lock()
 
@@ -41,15 +42,17 @@ def _error(status, message):
 
 
 def _api(handler):
-    """A Starlette endpoint running ``handler(request, body, opened)`` in a worker thread
-    under the engine lock and answering its dict as JSON."""
+    """A Starlette endpoint running ``handler(request, body, app.state)`` in a worker thread
+    under the engine lock and answering its dict as JSON. The state holds ``opened`` (the
+    file the server was started with, or None) and the kept games (``mines``,
+    ``defense``)."""
     async def endpoint(request):
         body = await request.body() if request.method == "POST" else b""
-        opened = request.app.state.opened
+        state = request.app.state
 
         def locked():
             with _ENGINE:
-                return handler(request, body, opened)
+                return handler(request, body, state)
 
         return JSONResponse(await run_in_threadpool(locked))
     return endpoint
@@ -77,8 +80,9 @@ async def _internal_error(request, exc):
     return _error(500, f"internal error: {type(exc).__name__}: {exc}")
 
 
-def _info(request, body, opened):
+def _info(request, body, state):
     """``GET /api/info``: the opened file, if any (name, kind, count)."""
+    opened = state.opened
     return {"file": None if opened is None else
             {"name": opened.name, "kind": opened.kind, "count": opened.count}}
 
@@ -91,7 +95,7 @@ def create_app(file=None):
     """
     opened = None if file is None else open_file(file)
     routes = [Route("/api/info", _api(_info), methods=["GET"])]
-    for module in (sokoban, symmetry, gallery):
+    for module in (sokoban, symmetry, gallery, mines, defense):
         for method, path, handler in module.routes():
             routes.append(Route(path, _api(handler), methods=[method]))
     for path, name in PAGES.items():
@@ -104,4 +108,6 @@ def create_app(file=None):
         LevelforgeError: _levelforge_error, HTTPException: _http_error,
         Exception: _internal_error})
     app.state.opened = opened
+    app.state.mines = Sessions()
+    app.state.defense = Sessions()
     return app

@@ -4,6 +4,7 @@ Examples::
 
     levelforge play
     levelforge play levels.jsonl --port 8000 --no-browser
+    levelforge play my_scenario.toml
 """
 import argparse
 
@@ -11,10 +12,11 @@ import argparse
 def main(argv=None, prog="levelforge play"):
     """Run the play server until Ctrl-C; returns the exit code."""
     parser = argparse.ArgumentParser(
-        prog=prog, description="Play the games in a web browser: Sokoban, symmetry puzzles "
-                               "and a gallery of FILE. The server listens on 127.0.0.1 only.")
-    parser.add_argument("file", nargs="?", help="a level file to open in the gallery: .xsb, "
-                        "or .jsonl from `levelforge batch`")
+        prog=prog, description="Play the games in a web browser: Sokoban, symmetry puzzles, "
+                               "HyperMines 3D, the Last Lighthouse, and a gallery of FILE. "
+                               "The server listens on 127.0.0.1 only.")
+    parser.add_argument("file", nargs="?", help="a level file to open in the gallery (.xsb, or "
+                        ".jsonl from `levelforge batch`) or a defense scenario (.toml, .json)")
     parser.add_argument("--port", type=int, default=0, help="port (default: a free one)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     args = parser.parse_args(argv)

@@ -1,10 +1,12 @@
-"""The file ``levelforge play FILE`` was started with: a batch of levels to look at.
+"""The file ``levelforge play FILE`` was started with: a batch of levels to look at, or a
+defense scenario to play.
 
 Sokoban levels come as XSB (a collection, with the proof comments ``levelforge sokoban
 generate`` writes, or without) or as the JSONL of ``levelforge batch sokoban``; symmetry
 puzzles as the JSONL of ``levelforge batch symmetry``. The file is read once, its figures
 (push counts, difficulty figures, ``elapsed_ms``) kept for the gallery's histograms and
-filters; levels are parsed when first shown.
+filters; levels are parsed when first shown. A ``.toml`` file, or a ``.json`` file holding
+one object with a ``map``, is a defense scenario (:meth:`Scenario.load`).
 
 >>> import os, tempfile
 >>> from levelforge import sokoban
@@ -18,11 +20,12 @@ import os
 import re
 from functools import lru_cache
 
+from ..defense import Scenario
 from ..errors import ConfigError, LevelFormatError
 from ..sokoban import load_xsb, read_xsb
 from ..symmetry import Puzzle
 
-SOKOBAN, SYMMETRY = "sokoban", "symmetry"
+SOKOBAN, SYMMETRY, DEFENSE = "sokoban", "symmetry", "defense"
 _PUSHES = re.compile(r"^pushes (\d+) moves (\d+)")
 _MS = re.compile(r"^ms ([0-9.]+)$")
 _SOLUTION = re.compile(r"^solution ([lurdLURD]*)$")
@@ -33,7 +36,8 @@ class OpenedFile:
     """Levels of one file: ``kind`` (``"sokoban"`` or ``"symmetry"``), ``count``, the
     figure names (``figures``) and each item's values (``values[name][i]``), titles."""
 
-    def __init__(self, path, kind, records, figures, values, titles):
+    def __init__(self, path, kind, records, figures, values, titles, scenario=None):
+        self.scenario = scenario  # the Scenario of a defense file
         self.path = os.path.abspath(os.fspath(path))
         self.name = os.path.basename(self.path)
         self.kind = kind
@@ -203,8 +207,19 @@ def _open_jsonl(path):
     return OpenedFile(path, kind, records, names, values, titles)
 
 
+def _is_scenario(path):
+    """True for a ``.json`` file holding one object with a ``map`` (a scenario)."""
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "map" in data
+
+
 def open_file(path):
-    """Read a level file (``.xsb``, or ``.jsonl`` from ``levelforge batch``).
+    """Read a level file (``.xsb``, or ``.jsonl`` from ``levelforge batch``) or a defense
+    scenario (``.toml``, ``.json``).
 
     Raises :class:`~levelforge.LevelFormatError` naming the file (and line) when it cannot
     be read or holds no valid level.
@@ -218,6 +233,10 @@ def open_file(path):
                                  ("pushes", "moves", "boxes", "elapsed_ms"))
         titles = [lv.title or f"level {k + 1}" for k, lv in enumerate(levels)]
         return OpenedFile(path, SOKOBAN, levels, names, values, titles)
-    if path.lower().endswith((".jsonl", ".json", ".ndjson")):
+    lower = path.lower()
+    if lower.endswith(".toml") or (lower.endswith(".json") and _is_scenario(path)):
+        return OpenedFile(path, DEFENSE, [], [], {}, [], Scenario.load(path))
+    if lower.endswith((".jsonl", ".json", ".ndjson")):
         return _open_jsonl(path)
-    raise ConfigError(f"{path}: levelforge play opens .xsb and .jsonl level files")
+    raise ConfigError(f"{path}: levelforge play opens .xsb and .jsonl level files and .toml "
+                      "or .json defense scenarios")

@@ -24,6 +24,9 @@ def _check_file(opened, query):
     if opened is None:
         raise ConfigError("levelforge play was started without a level file: run "
                           "`levelforge play LEVELS.jsonl` (or .xsb) to open the gallery")
+    if opened.kind == "defense":
+        raise ConfigError(f"{opened.name} is a defense scenario, not a level file: play it "
+                          "at /defense")
     name = query.text("file", None)
     if name is not None and name != opened.name:
         raise ConfigError(f"this server shows only {opened.name}, the file it was started "
@@ -78,9 +81,9 @@ def items(opened, request):
 
 
 def routes():
-    """``(method, path, handler(request, body, opened))`` of the gallery API."""
+    """``(method, path, handler(request, body, state))`` of the gallery API."""
     return [
-        ("GET", "/api/gallery", lambda r, b, f: summary(
-            f, Query(r.query_params, ("file",), r.url.path))),
-        ("GET", "/api/gallery/items", lambda r, b, f: items(f, r)),
+        ("GET", "/api/gallery", lambda r, b, s: summary(
+            s.opened, Query(r.query_params, ("file",), r.url.path))),
+        ("GET", "/api/gallery/items", lambda r, b, s: items(s.opened, r)),
     ]

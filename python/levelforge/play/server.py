@@ -41,13 +41,17 @@ def _server(app):
 def serve(file=None, port=0, open_browser=True, path=None, out=sys.stdout):
     """Serve the games on ``127.0.0.1:port`` (0: a free port) until Ctrl-C.
 
-    ``file`` is a level file for the gallery; the browser opens at ``path`` (default: the
-    gallery when a file is given, else the start page). Prints the URL to ``out``.
+    ``file`` is a level file for the gallery or a defense scenario; the browser opens at
+    ``path`` (default: the gallery, or the defense game for a scenario, when a file is
+    given, else the start page). Prints the URL to ``out``.
     """
     app = create_app(file)
     sock = _socket(port)
     url = f"http://{HOST}:{sock.getsockname()[1]}/"
-    start = (path if path is not None else "gallery" if file is not None else "").lstrip("/")
+    if path is None:
+        opened = app.state.opened
+        path = "" if opened is None else "defense" if opened.kind == "defense" else "gallery"
+    start = path.lstrip("/")
     print(f"levelforge play: serving on {url} (Ctrl-C to stop)", file=out, flush=True)
     if start:
         print(f"  opening {url}{start}", file=out, flush=True)

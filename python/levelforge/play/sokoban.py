@@ -189,18 +189,18 @@ def _path_value(request, name):
 
 
 def routes():
-    """``(method, path, handler(request, body, opened))`` of the Sokoban API."""
+    """``(method, path, handler(request, body, state))`` of the Sokoban API."""
     return [
-        ("GET", "/api/sokoban/generate", lambda r, b, f: level_generated(
+        ("GET", "/api/sokoban/generate", lambda r, b, s: level_generated(
             Query(r.query_params, _GENERATE, r.url.path))),
         ("GET", "/api/sokoban/campaign/{index}",
-         lambda r, b, f: level_campaign(_path_value(r, "index"))),
+         lambda r, b, s: level_campaign(_path_value(r, "index"))),
         ("GET", "/api/sokoban/microban/{number}",
-         lambda r, b, f: level_microban(_path_value(r, "number"))),
+         lambda r, b, s: level_microban(_path_value(r, "number"))),
         ("GET", "/api/sokoban/file/{item}",
-         lambda r, b, f: level_from_file(f, _path_value(r, "item"))),
-        ("GET", "/api/sokoban/custom", lambda r, b, f: level_custom(
+         lambda r, b, s: level_from_file(s.opened, _path_value(r, "item"))),
+        ("GET", "/api/sokoban/custom", lambda r, b, s: level_custom(
             Query(r.query_params, ("xsb", "level"), r.url.path))),
-        ("POST", "/api/sokoban/move", lambda r, b, f: move(b)),
-        ("POST", "/api/sokoban/solve", lambda r, b, f: solve_position(b)),
+        ("POST", "/api/sokoban/move", lambda r, b, s: move(b)),
+        ("POST", "/api/sokoban/solve", lambda r, b, s: solve_position(b)),
     ]

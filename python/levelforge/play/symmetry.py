@@ -84,11 +84,12 @@ def check(body):
 
 
 def routes():
-    """``(method, path, handler(request, body, opened))`` of the symmetry API."""
+    """``(method, path, handler(request, body, state))`` of the symmetry API."""
     return [
         ("GET", "/api/symmetry/generate",
-         lambda r, b, f: puzzle_generated(Query(r.query_params, _GENERATE, r.url.path))),
-        ("GET", "/api/symmetry/file/{item}", lambda r, b, f: puzzle_from_file(
-            f, Query(r.query_params, ("solution",), r.url.path), r.path_params["item"])),
-        ("POST", "/api/symmetry/check", lambda r, b, f: check(b)),
+         lambda r, b, s: puzzle_generated(Query(r.query_params, _GENERATE, r.url.path))),
+        ("GET", "/api/symmetry/file/{item}", lambda r, b, s: puzzle_from_file(
+            s.opened, Query(r.query_params, ("solution",), r.url.path),
+            r.path_params["item"])),
+        ("POST", "/api/symmetry/check", lambda r, b, s: check(b)),
     ]

@@ -3,6 +3,8 @@
 const NAV = [
   ["/sokoban", "Sokoban"],
   ["/symmetry", "Symmetry"],
+  ["/mines", "HyperMines 3D"],
+  ["/defense", "Lighthouse"],
   ["/gallery", "Gallery"],
 ];
 
