@@ -28,27 +28,40 @@ def chromium_path():
     return None
 
 
+def _shared(name, make, close):
+    """A session fixture body shared by every module that imports it: ``make()`` once,
+    ``close(value)`` after the last user (pytest makes one fixture per importing module)."""
+    if name not in _SHARED:
+        _SHARED[name] = [make(), 0]
+    _SHARED[name][1] += 1
+    yield _SHARED[name][0]
+    _SHARED[name][1] -= 1
+    if _SHARED[name][1] == 0:
+        close(_SHARED.pop(name)[0])
+
+
+def _launch():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install -e '.[test]')")
+    path = chromium_path()
+    if path is None:
+        pytest.skip("no Chromium found (apt-get install chromium)")
+    driver = sync_playwright().start()
+    return driver, driver.chromium.launch(executable_path=path, args=ARGS)
+
+
+def _quit(pair):
+    pair[1].close()
+    pair[0].stop()
+
+
 @pytest.fixture(scope="session")
 def browser():
     """One Chromium for the whole session, shared by every module that imports this."""
-    if "browser" not in _SHARED:
-        try:
-            from playwright.sync_api import sync_playwright
-        except ImportError:
-            pytest.skip("playwright is not installed (pip install -e '.[test]')")
-        path = chromium_path()
-        if path is None:
-            pytest.skip("no Chromium found (apt-get install chromium)")
-        driver = sync_playwright().start()
-        _SHARED["driver"] = driver
-        _SHARED["browser"] = driver.chromium.launch(executable_path=path, args=ARGS)
-        _SHARED["users"] = 0
-    _SHARED["users"] += 1
-    yield _SHARED["browser"]
-    _SHARED["users"] -= 1
-    if _SHARED["users"] == 0:
-        _SHARED.pop("browser").close()
-        _SHARED.pop("driver").stop()
+    for driver_and_browser in _shared("browser", _launch, _quit):
+        yield driver_and_browser[1]
 
 
 class Watched:
@@ -98,16 +111,21 @@ def wait_state(page, *states):
 @pytest.fixture(scope="session")
 def sokoban_batch(tmp_path_factory):
     """A 1,000-level Sokoban batch file (JSONL, as ``levelforge batch sokoban`` writes)."""
-    from levelforge import batch, sokoban
-    path = tmp_path_factory.mktemp("play") / "levels.jsonl"
-    batch.run(sokoban.Generator(width=7, height=7, boxes=2, pushes=(4, 8)), 1000, seed=5,
-              path=str(path), show_progress=False)
-    return path
+    def make():
+        from levelforge import batch, sokoban
+        path = tmp_path_factory.mktemp("play") / "levels.jsonl"
+        batch.run(sokoban.Generator(width=7, height=7, boxes=2, pushes=(4, 8)), 1000, seed=5,
+                  path=str(path), show_progress=False)
+        return path
+    yield from _shared("batch", make, lambda path: None)
 
 
 @pytest.fixture(scope="session")
 def server(sokoban_batch):
     """The base URL of a play server started with the 1,000-level batch file."""
-    from levelforge import play
-    with play.running(sokoban_batch) as url:
+    def make():
+        from levelforge import play
+        context = play.running(sokoban_batch)
+        return context, context.__enter__()
+    for _, url in _shared("server", make, lambda pair: pair[0].__exit__(None, None, None)):
         yield url

@@ -41,7 +41,7 @@ def test_build_refuse_fight_at_max_speed_and_review_the_record(server, watched):
     page.keyboard.press("c")
     page.click("[data-speed='1']")
     page.click("#start")
-    page.wait_for_function("Number(document.getElementById('map').dataset.tick) > 400")
+    page.wait_for_function("Number(document.getElementById('map').dataset.tick) > 150")
     page.keyboard.press("p")
     shot(page, "defense-wave")
     page.click("[data-speed='max']")

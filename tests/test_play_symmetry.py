@@ -22,7 +22,7 @@ def _drag(page, board, points):
     page.mouse.move(*_screen(page, board, points[0]))
     page.mouse.down()
     for p in points[1:]:
-        page.mouse.move(*_screen(page, board, p), steps=3)
+        page.mouse.move(*_screen(page, board, p), steps=2)
     page.mouse.up()
 
 
