@@ -1,5 +1,6 @@
-"""Play-server figures: how fast the gallery opens a big batch file, how long a move or a
-check takes over HTTP, and (with a Chromium) how long the gallery page takes to show.
+"""Play-server figures: how fast the gallery opens a big batch file, how long a move, a
+check, a Minesweeper click, a hint or a second of a defense wave takes over HTTP, and
+(with a Chromium) how long the gallery page takes to show.
 
     python asv_bench/report_play.py [--items 10000] [--repeats 15] [--no-browser]
 
@@ -98,6 +99,31 @@ def main(argv=None):
                     "path": [list(p) for p in puzzle.solution]}
             rows.append(("`POST /api/symmetry/check` (7x7, the 49-point answer)", _median_ms(
                 lambda: client.post("/api/symmetry/check", json=body), args.repeats)))
+            game = client.get("/api/mines/new?level=hard&seed=3&start=5,5,0").json()
+            closed = [i for i, st in enumerate(game["state"]) if st == 0 and game["selectable"][i]]
+            cells = [[i % 10, i // 10 % 10, i // 100] for i in closed]
+
+            def flag():
+                client.post("/api/mines/act", json={"game": game["game"], "action": "flag",
+                                                    "cell": cells[0]})
+            rows.append(("`POST /api/mines/act` on `hard` (10x10x10: the public observation "
+                         "back, 1,000 cells)", _median_ms(flag, args.repeats)))
+            for exact in (0, 1):
+                rows.append((f"`GET /api/mines/hint` on `hard` after the first click"
+                             f"{', exact probabilities' if exact else ''}", _median_ms(
+                                 lambda: client.get(f"/api/mines/hint?game={game['game']}"
+                                                    f"&exact={exact}"), args.repeats)))
+            rows.append(("`GET /api/defense/new`: a game's state with check_placement for "
+                         "every cell and both buildings", _median_ms(
+                             lambda: client.get("/api/defense/new?seed=1"), args.repeats)))
+
+            def second_of_wave():
+                gid = client.get("/api/defense/new?seed=1").json()["game"]
+                t = time.perf_counter()
+                client.post("/api/defense/fight", json={"game": gid, "step": 1, "frames": 60})
+                return (time.perf_counter() - t) * 1e3
+            rows.append(("`POST /api/defense/fight`: one second of a wave at 1x (60 frames)",
+                         statistics.median(second_of_wave() for _ in range(args.repeats))))
             if not args.no_browser:
                 shown = _browser_ms(url, max(3, args.repeats // 3))
                 if shown is None:

@@ -3,7 +3,7 @@
     pytest -q tests/test_play_*.py && python docs/screens/update.py   # needs Pillow
 
 The tests save full-size screenshots to tests/screenshots/ (gitignored); this keeps one of
-each screen, reduced to a 64-colour palette.
+each screen, reduced to a 128-colour palette.
 """
 import os
 import sys
@@ -12,7 +12,7 @@ from PIL import Image
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHOTS = os.path.join(HERE, "..", "..", "tests", "screenshots")
-CHOSEN = ["sokoban-solved", "symmetry-broken", "gallery-filtered", "mines-playing",
+CHOSEN = ["sokoban-solved", "symmetry-broken", "gallery-filtered", "mines-hint",
           "defense-wave"]
 
 
@@ -24,7 +24,7 @@ def main():
             missing.append(name)
             continue
         image = Image.open(source).convert("RGB")
-        small = image.quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        small = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
         target = os.path.join(HERE, name + ".png")
         small.save(target, optimize=True)
         print(f"{name}.png: {os.path.getsize(source) // 1024} kB -> "
