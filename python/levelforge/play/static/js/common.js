@@ -68,6 +68,20 @@ export function randomSeed() {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Wire the Random button (#dice) of `form` (a new seed, then submit) and the share box
+ * (#share holds the page's URL, #copy copies it). */
+export function wireSeedAndShare(form) {
+  document.getElementById("dice").onclick = () => {
+    form.elements.seed.value = randomSeed();
+    form.requestSubmit();
+  };
+  const share = document.getElementById("share");
+  document.getElementById("copy").onclick = () => {
+    share.select();
+    navigator.clipboard?.writeText(share.value).catch(() => {});
+  };
+}
+
 /** True when a key event is typed into a form field (games then ignore it). */
 export function typing(event) {
   const t = event.target;

@@ -1,5 +1,6 @@
 // The Last Lighthouse: the server runs the game; this page draws its states and frames.
-import {api, esc, randomSeed, setStatus, showError, topBar, typing} from "./common.js";
+import {api, esc, randomSeed, setStatus, showError, topBar, typing,
+  wireSeedAndShare} from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const NS = "http://www.w3.org/2000/svg";
@@ -475,14 +476,7 @@ function wire() {
     history.pushState(null, "", "/defense?" + q);
     load();
   };
-  $("dice").onclick = () => {
-    $("form").elements.seed.value = randomSeed();
-    $("form").requestSubmit();
-  };
-  $("copy").onclick = () => {
-    $("share").select();
-    navigator.clipboard?.writeText($("share").value).catch(() => {});
-  };
+  wireSeedAndShare($("form"));
   window.addEventListener("popstate", load);
 }
 

@@ -1,7 +1,8 @@
 // HyperMines 3D: a three.js view of the public observation the server sends.
 import * as THREE from "three";
 import {OrbitControls} from "/static/vendor/three/OrbitControls.js";
-import {api, randomSeed, setStatus, showError, topBar, typing} from "./common.js";
+import {api, randomSeed, setStatus, showError, topBar, typing,
+  wireSeedAndShare} from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const CLICK_PX = 6;        // a press that moves further turns the view instead
@@ -419,14 +420,7 @@ function wire() {
       seed: f.seed.value}));
     load();
   };
-  $("dice").onclick = () => {
-    $("form").elements.seed.value = randomSeed();
-    $("form").requestSubmit();
-  };
-  $("copy").onclick = () => {
-    $("share").select();
-    navigator.clipboard?.writeText($("share").value).catch(() => {});
-  };
+  wireSeedAndShare($("form"));
   window.addEventListener("popstate", load);
 }
 

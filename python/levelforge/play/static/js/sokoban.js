@@ -1,5 +1,6 @@
 // Sokoban: the page sends actions and draws the position the server returns.
-import {api, randomSeed, setStatus, showError, sleep, topBar, typing} from "./common.js";
+import {api, randomSeed, setStatus, showError, sleep, topBar, typing,
+  wireSeedAndShare} from "./common.js";
 
 const KEYS = {ArrowUp: "u", ArrowLeft: "l", ArrowRight: "r", ArrowDown: "d",
   w: "u", a: "l", d: "r", s: "d", W: "u", A: "l", D: "r", S: "d"};
@@ -201,10 +202,7 @@ function wire() {
     const q = new URLSearchParams(new FormData(e.target));
     go("/sokoban?" + q);
   };
-  $("dice").onclick = () => {
-    $("form-generate").elements.seed.value = randomSeed();
-    $("form-generate").requestSubmit();
-  };
+  wireSeedAndShare($("form-generate"));
   for (const [form, field, base] of [["campaign", "index", "/sokoban/campaign/"],
     ["microban", "number", "/sokoban/microban/"]]) {
     const f = $("form-" + form);
@@ -222,10 +220,6 @@ function wire() {
   $("form-custom").onsubmit = (e) => {
     e.preventDefault();
     go("/sokoban/custom?" + new URLSearchParams({xsb: e.target.elements.xsb.value}));
-  };
-  $("copy").onclick = () => {
-    $("share").select();
-    navigator.clipboard?.writeText($("share").value).catch(() => {});
   };
   window.addEventListener("popstate", load);
 }

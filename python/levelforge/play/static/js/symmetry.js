@@ -1,5 +1,6 @@
 // Symmetry puzzles: the stroke is drawn here; the server judges it.
-import {api, setStatus, showError, topBar, typing} from "./common.js";
+import {api, randomSeed, setStatus, showError, topBar, typing,
+  wireSeedAndShare} from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -199,7 +200,7 @@ async function load() {
   const q = new URLSearchParams(location.search);
   if (!src.error && !src.file && !q.has("seed")) {
     q.set("size", q.get("size") || "7");
-    q.set("seed", Math.floor(Math.random() * 1_000_000));
+    q.set("seed", randomSeed());
     history.replaceState(null, "", "/symmetry?" + q);
     src = source();
   }
@@ -278,14 +279,7 @@ function wire() {
     history.pushState(null, "", "/symmetry?" + q);
     load();
   };
-  $("dice").onclick = () => {
-    $("form").elements.seed.value = Math.floor(Math.random() * 1_000_000);
-    $("form").requestSubmit();
-  };
-  $("copy").onclick = () => {
-    $("share").select();
-    navigator.clipboard?.writeText($("share").value).catch(() => {});
-  };
+  wireSeedAndShare($("form"));
   window.addEventListener("popstate", load);
 }
 
