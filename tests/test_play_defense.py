@@ -1,6 +1,9 @@
 """The Last Lighthouse in a real Chromium: two cannons placed by clicking, a sealing wall
 refused with its reason, wave 1 at max speed with the review's figures equal to the
-API's WaveRecord for the same seed and placements, and a retry after a defeat."""
+API's WaveRecord for the same seed and placements, a retry after a defeat, and the
+victory card after three waves held."""
+import copy
+
 from browser import browser, server, shot, sokoban_batch, wait_state, watched  # noqa: F401
 from levelforge.defense import Defense
 
@@ -81,3 +84,46 @@ def test_retry_after_a_defeat_restores_the_build(server, watched):
     assert (page.locator("#material").text_content(), page.locator("#health").text_content()) \
         == ("10", "5")
     assert page.locator("#records").text_content().endswith("No wave fought yet.")
+
+
+def _winning_plan(seed):
+    """Cannons to build before waves 1, 2 and 3 that hold all three (found by playing)."""
+    cells = [(x, y) for y in range(9) for x in range(7)]
+    openings = [((2, 0), (2, 5))] + [(a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
+
+    def holds(d, more):
+        for cell in more:
+            if not d.check_placement(*cell, "cannon").ok:
+                return None
+            d.place(*cell, "cannon")
+        return d if d.run_wave().outcome == "won" else None
+
+    for opening in openings:
+        first = holds(Defense(seed=seed), opening)
+        for c in cells if first else ():
+            second = holds(copy.deepcopy(first), [c])
+            for e in cells if second else ():
+                if holds(copy.deepcopy(second), [e]):
+                    return [list(opening), [c], [e]]
+    raise AssertionError("no three-wave win found")
+
+
+def test_three_waves_held_show_the_victory_card_with_every_record(server, watched):
+    page = watched.page
+    plan = _winning_plan(4)
+    page.goto(server + "defense?seed=4")
+    wait_state(page, "build")
+    page.click("[data-speed='max']")
+    for wave, cells in enumerate(plan, 1):
+        for x, y in cells:
+            page.click(f'[data-cell="{x},{y}"]')
+            page.wait_for_selector(f'[data-building="{x},{y}"]')
+        page.click("#start")
+        page.wait_for_selector(f'#card[data-outcome="won"]:not([hidden])')
+        if wave < 3:
+            page.click("#next")
+    wait_state(page, "victory")
+    assert page.locator("#card h3").text_content() == "The lighthouse stands"
+    assert page.locator("#card .wave-cards > div").count() == 3
+    assert page.locator("#records tr.won").count() == 3
+    shot(page, "defense-victory")

@@ -2,6 +2,7 @@
 against the levelforge API played the same way; the minefield never in an answer before
 the game ends."""
 import json
+from importlib import resources
 
 import numpy as np
 import pytest
@@ -148,6 +149,11 @@ def test_defense_fight_frames_end_with_the_record_and_retry_restores(client):
 
 
 def test_a_scenario_file_is_played(tmp_path):
+    toml = (resources.files("levelforge.defense").joinpath("lighthouse.toml").read_text()
+            .replace('name = "lighthouse"', 'name = "cove"'))
+    (tmp_path / "cove.toml").write_text(toml)
+    with play.running(tmp_path / "cove.toml") as url, httpx.Client(base_url=url) as c:
+        assert c.get("/api/defense/new?seed=2").json()["scenario"]["name"] == "cove"
     data = Scenario.lighthouse().to_dict()
     data["name"] = "harbour"
     data["economy"]["initial_material"] = 14

@@ -131,3 +131,59 @@ def test_a_drag_turns_the_view_and_opens_nothing(server, watched):
     assert page.evaluate("minesView.camera()") != before
     assert page.evaluate("minesView.view()")["status"] == "ready"
     assert page.evaluate("document.body.dataset.version") is None
+
+
+def test_a_click_on_a_number_chords_and_a_mine_loses(server, watched):
+    page = watched.page
+    page.goto(server + f"mines?level=normal&seed={SEED}")
+    wait_state(page, "ready")
+    twin = Game("normal", seed=SEED)
+    view = _click(page, (3, 3, 0))
+    twin.open((3, 3, 0))
+    obs = twin.observe()
+    mine = twin._mine.reshape(obs.shape)
+
+    def around(x, y, z):
+        return [(x + dx, y + dy, z + dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                for dz in (-1, 0, 1) if (dx, dy, dz) != (0, 0, 0)
+                and 0 <= x + dx < 7 and 0 <= y + dy < 7 and 0 <= z + dz < 7]
+
+    def candidate():  # a number on the front layer whose mines can all be flagged now
+        for y in range(7):
+            for x in range(7):
+                if obs.state[0, y, x] != 1 or obs.numbers[0, y, x] == 0:
+                    continue
+                near = around(x, y, 0)
+                mines = [c for c in near if mine[c[2], c[1], c[0]]]
+                closed = [c for c in near if obs.state[c[2], c[1], c[0]] == 0]
+                if closed and len(closed) > len(mines) and all(
+                        obs.selectable[c[2], c[1], c[0]] for c in mines):
+                    return (x, y, 0), mines
+        return None
+
+    found = candidate()
+    assert found, "no number to chord on this board"
+    number, mines = found
+    for cell in mines:
+        view = _click(page, cell, "right")
+        twin.flag(cell)
+    page.fill("#layer", "0")
+    page.dispatch_event("#layer", "input")
+    version = page.evaluate("Number(document.body.dataset.version)")
+    p = page.evaluate("([x, y, z]) => minesView.screenOf(x, y, z, true)", list(number))
+    assert page.evaluate("([x, y]) => minesView.cellAt(x, y)", [p["x"], p["y"]]) == \
+        {"cell": list(number), "kind": "number"}
+    page.mouse.click(p["x"], p["y"])
+    page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
+    opened = twin.chord(number)
+    view = page.evaluate("minesView.view()")
+    assert opened > 0 and view["state"] == twin.observe().state.ravel().tolist()
+    obs = twin.observe()
+    bad = next((x, y, z) for z in range(7) for y in range(7) for x in range(7)
+               if mine[z, y, x] and obs.selectable[z, y, x] and obs.state[z, y, x] == 0)
+    view = _click(page, bad)
+    assert view["status"] == "lost" and view["exploded"] == list(bad)
+    assert view["minefield"] == mine.ravel().astype(int).tolist()
+    wait_state(page, "lost")
+    assert page.locator("#card h3").text_content() == "Boom"
+    shot(page, "mines-lost")

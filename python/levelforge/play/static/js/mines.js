@@ -389,9 +389,9 @@ async function load() {
 
 // hooks for tests and scripts: where a cell is on screen, what is under a point
 window.minesView = {
-  screenOf(x, y, z) {
+  screenOf(x, y, z, centre = false) {  // the face towards the viewer, or the centre
     const p = world(x, y, z);
-    p.z += 0.46;  // the face towards the viewer
+    if (!centre) p.z += 0.46;
     p.project(three.camera);
     const rect = $("view").getBoundingClientRect();
     return {x: rect.left + (p.x + 1) / 2 * rect.width, y: rect.top + (1 - p.y) / 2 * rect.height};
