@@ -146,6 +146,21 @@ def test_bad_requests_show_the_apis_message_in_the_page(server, watched, path, m
         shot(page, "sokoban-error")
 
 
+def test_an_uploaded_malformed_xsb_file_shows_the_parsers_message(server, watched, tmp_path):
+    watched.http_errors_expected = True
+    page = watched.page
+    page.goto(server + "sokoban/microban/2")
+    wait_state(page, "playing")
+    page.click(".tabs [data-tab=custom]")
+    path = tmp_path / "mine.xsb"
+    path.write_text("; one\n#####\n#@$.#\n#####\n\n; two\n######\n#@$$.#\n######\n")
+    page.set_input_files("#xsb-file", str(path))
+    wait_state(page, "error")
+    with pytest.raises(Exception) as exc:
+        sokoban.read_xsb(path.read_text())
+    assert page.locator("#error").text_content() == str(exc.value)
+
+
 def test_pasted_xsb_is_played(server, watched):
     page = watched.page
     page.goto(server + "sokoban")

@@ -82,9 +82,18 @@ function buildBoard() {
   three.cells = new THREE.InstancedMesh(geometry, material, n);
   three.cells.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
   three.scene.add(three.cells);
-  const size = Math.max(game.width, game.height, game.depth);
+  // fit the board to the view: the whole 2D board, or the cube's bounding sphere
+  const canvas = $("view");
+  const aspect = canvas.clientWidth / Math.max(1, canvas.clientHeight) || 1.5;
+  const half = Math.tan(THREE.MathUtils.degToRad(three.camera.fov) / 2);
   const flat = game.depth === 1;
-  const distance = size * (flat ? 2.1 : 2.4) + 2;
+  let distance;
+  if (flat) {
+    distance = 1.08 * Math.max(game.height / 2 / half, game.width / 2 / (half * aspect)) + 0.5;
+  } else {
+    const radius = Math.hypot(game.width, game.height, game.depth) / 2;
+    distance = 1.05 * radius / Math.sin(Math.atan(half * Math.min(1, aspect)));
+  }
   three.camera.position.copy(flat ? new THREE.Vector3(0, 0, distance)
     : new THREE.Vector3(0.45, 0.4, 0.8).normalize().multiplyScalar(distance));
   three.controls.target.set(0, 0, 0);
@@ -176,7 +185,8 @@ function draw() {
       if (open && z >= peel && game.numbers[i] > 0) {
         const s = new THREE.Sprite(spriteMaterial(game.numbers[i]));
         s.position.copy(world(x, y, z));
-        s.scale.set(0.62, 0.62, 1);
+        const size = game.depth === 1 ? 0.8 : 0.62;
+        s.scale.set(size, size, 1);
         s.userData.cell = i;
         three.sprites.add(s);
       }

@@ -217,6 +217,12 @@ function wire() {
       };
     }
   }
+  $("xsb-file").onchange = async (e) => {  // the file's text goes through the same check
+    const file = e.target.files[0];
+    if (!file) return;
+    $("form-custom").elements.xsb.value = await file.text();
+    $("form-custom").requestSubmit();
+  };
   $("form-custom").onsubmit = (e) => {
     e.preventDefault();
     go("/sokoban/custom?" + new URLSearchParams({xsb: e.target.elements.xsb.value}));
