@@ -41,8 +41,12 @@ def _browser_ms(url, repeats):
         browser = p.chromium.launch(executable_path=path, args=["--no-sandbox",
                                                                 "--disable-gpu"])
         page = browser.new_page(viewport={"width": 1280, "height": 860})
-        times = {"thumbs": [], "charts": []}
+        times = {"home": [], "thumbs": [], "charts": []}
         for _ in range(repeats):
+            t = time.perf_counter()
+            page.goto(url)
+            page.wait_for_selector("#gallery-text b", timeout=120_000)
+            times["home"].append((time.perf_counter() - t) * 1e3)
             t = time.perf_counter()
             page.goto(url + "gallery")
             page.wait_for_selector('body[data-state="ready"]', timeout=120_000)
@@ -129,6 +133,8 @@ def main(argv=None):
                 if shown is None:
                     print("no Chromium found: browser rows skipped", file=sys.stderr)
                 else:
+                    rows.append(("Chromium: the start page, for comparison (loaded, and its "
+                                 "one request answered)", shown["home"]))
                     rows.append(("Chromium: gallery page to its first 48 thumbnails",
                                  shown["thumbs"]))
                     rows.append(("Chromium: gallery page to every histogram drawn",

@@ -70,7 +70,24 @@ function binning(name) {
   return {integer, bin: {maxbins: 30}, lo, hi};
 }
 
+const VEGA = ["vega.min.js", "vega-lite.min.js", "vega-embed.min.js"];
+
+/** Load the vendored Vega scripts (after the thumbnails are shown), in order. */
+async function loadVega() {
+  for (const name of VEGA) {
+    if (window.vegaEmbed) return;
+    await new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = `/static/vendor/vega/${name}`;
+      script.onload = resolve;
+      script.onerror = () => reject(new Error(`cannot load ${name}`));
+      document.head.append(script);
+    });
+  }
+}
+
 async function charts() {
+  await loadVega();
   const rows = summary.values[summary.charted[0]].map((_, i) =>
     Object.fromEntries(summary.charted.map((n) => [n, summary.values[n][i]])));
   for (const name of summary.charted) {
