@@ -153,8 +153,10 @@ def test_bad_requests_answer_with_the_apis_messages(client, url, message):
 
 
 def test_bad_request_messages_are_the_apis_own(client):
-    for call, url in ((lambda: sokoban.Generator(width=99), "/api/sokoban/generate?seed=1&width=99"),
-                      (lambda: symmetry.generate(12, 1), "/api/symmetry/generate?size=12&seed=1")):
+    for call, url in ((lambda: sokoban.Generator(width=99),
+                       "/api/sokoban/generate?seed=1&width=99"),
+                      (lambda: symmetry.generate(12, 1),
+                       "/api/symmetry/generate?size=12&seed=1")):
         with pytest.raises(ConfigError) as exc:
             call()
         assert client.get(url).json()["error"] == str(exc.value)

@@ -4,7 +4,8 @@ API's WaveRecord for the same seed and placements, a retry after a defeat, and t
 victory card after three waves held."""
 import copy
 
-from browser import browser, server, shot, sokoban_batch, wait_state, watched  # noqa: F401
+from browser import (  # noqa: F401  (fixtures)
+    browser, server, shot, sokoban_batch, wait_state, watched)
 from levelforge.defense import Defense
 
 
@@ -119,7 +120,7 @@ def test_three_waves_held_show_the_victory_card_with_every_record(server, watche
             page.click(f'[data-cell="{x},{y}"]')
             page.wait_for_selector(f'[data-building="{x},{y}"]')
         page.click("#start")
-        page.wait_for_selector(f'#card[data-outcome="won"]:not([hidden])')
+        page.wait_for_selector('#card[data-outcome="won"]:not([hidden])')
         if wave < 3:
             page.click("#next")
     wait_state(page, "victory")

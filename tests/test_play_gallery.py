@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from browser import browser, server, shot, sokoban_batch, wait_state, watched  # noqa: F401
+from browser import (  # noqa: F401  (fixtures)
+    browser, server, shot, sokoban_batch, wait_state, watched)
 from levelforge import sokoban
 
 KEYS = {"u": "ArrowUp", "l": "ArrowLeft", "r": "ArrowRight", "d": "ArrowDown"}

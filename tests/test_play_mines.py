@@ -3,9 +3,8 @@ page's camera shows each cell, following the assistant's hints until won or stuc
 share link; a flag placed and removed; an inner cell refused; a drag that only turns."""
 import json
 
-import pytest
-
-from browser import browser, open_page, server, shot, sokoban_batch, wait_state, watched  # noqa: F401
+from browser import (  # noqa: F401  (fixtures)
+    browser, open_page, server, shot, sokoban_batch, wait_state, watched)
 from levelforge.mines import Game
 
 LEVEL, SEED, FIRST = "easy", 12, (2, 2, 0)

@@ -2,7 +2,8 @@
 and restart, Microban, share links, the solver button and error messages in the page."""
 import pytest
 
-from browser import browser, open_page, server, shot, sokoban_batch, wait_state, watched  # noqa: F401
+from browser import (  # noqa: F401  (fixtures)
+    browser, open_page, server, shot, sokoban_batch, wait_state, watched)
 from levelforge import sokoban
 
 KEYS = {"u": "ArrowUp", "l": "ArrowLeft", "r": "ArrowRight", "d": "ArrowDown"}

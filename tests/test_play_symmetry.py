@@ -1,7 +1,8 @@
 """Symmetry puzzles in a real Chromium: solved by dragging the mouse along the answer
 (drawn on A, mirrored on B), wrong strokes reported with the rule the API's judge names,
 and the share link."""
-from browser import browser, open_page, server, shot, sokoban_batch, wait_state, watched  # noqa: F401
+from browser import (  # noqa: F401  (fixtures)
+    browser, open_page, server, shot, sokoban_batch, wait_state, watched)
 from levelforge import symmetry
 from levelforge.symmetry.board import mirror_point
 

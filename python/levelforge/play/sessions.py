@@ -8,7 +8,7 @@ defense game keeps its simulation), by an unguessable id, the most recent few on
 >>> games.get(a)
 Traceback (most recent call last):
 ...
-levelforge.errors.ConfigError: no such game on this server (it ended or was forgotten): start a new one
+levelforge.errors.ConfigError: no such game here (it ended or was forgotten): start a new one
 """
 import secrets
 from collections import OrderedDict
@@ -37,7 +37,6 @@ class Sessions:
     def get(self, key):
         """The game with id ``key``."""
         if not isinstance(key, str) or key not in self._games:
-            raise ConfigError("no such game on this server (it ended or was forgotten): "
-                              "start a new one")
+            raise ConfigError("no such game here (it ended or was forgotten): start a new one")
         self._games.move_to_end(key)
         return self._games[key]
