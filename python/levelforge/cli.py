@@ -12,7 +12,7 @@ import sys
 from .errors import LevelforgeError
 
 SYSTEMS = {
-    "sokoban": "box-pushing levels: generate, solve",
+    "sokoban": "box-pushing levels: generate, solve, dataset",
     "symmetry": "mirrored one-stroke line puzzles: generate, show",
     "mines": "3D minesweeper: play, autoplay",
     "defense": "tower-defense core: show, probe",

@@ -171,22 +171,29 @@ def load_xsb(path):
     >>> len(load_xsb(collections.path("microban")))
     155
     """
-    data = _read_bytes(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        encoding = " (it looks like UTF-16)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
-        raise LevelFormatError(f"{os.fspath(path)}: not UTF-8 text{encoding}: byte "
-                               f"{exc.start} is 0x{data[exc.start]:02x}") from None
+    text = read_text(path, "load_xsb")
     try:
         return _parse_collection(text)
     except LevelFormatError as exc:
         raise exc.in_file(os.fspath(path)) from None
 
 
-def _read_bytes(path):
+def read_text(path, caller):
+    """The text of a level file (UTF-8, a byte-order mark allowed); ``caller`` names the
+    function in the TypeError for a non-path. Unreadable or non-UTF-8 files raise
+    :class:`~levelforge.LevelFormatError` naming the file."""
+    data = _read_bytes(path, caller)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        encoding = " (it looks like UTF-16)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+        raise LevelFormatError(f"{os.fspath(path)}: not UTF-8 text{encoding}: byte "
+                               f"{exc.start} is 0x{data[exc.start]:02x}") from None
+
+
+def _read_bytes(path, caller):
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"load_xsb takes a file path, not {type(path).__name__}")
+        raise TypeError(f"{caller} takes a file path, not {type(path).__name__}")
     try:
         with open(path, "rb") as fh:
             return fh.read()
