@@ -175,3 +175,24 @@ def test_pasted_xsb_is_played(server, watched):
     _press(page, "rr")
     wait_state(page, "solved")
     assert "Push-optimal: 2. Perfect!" in page.locator("#status").text_content()
+
+
+def test_watch_page_follows_the_positions_a_program_sends(browser):
+    from levelforge.play.watch import Viewer
+    levels = sokoban.collections.load("microban")[:2]
+    viewer = Viewer(open_browser=False)
+    w = open_page(browser)
+    try:
+        viewer.show(levels[0], "first")
+        w.page.goto(viewer.url + "watch")
+        w.page.wait_for_selector('body[data-version="1"]')
+        assert _position(w.page) == (levels[0].player, set(levels[0].boxes))
+        viewer.show(levels[1], "second")
+        w.page.wait_for_selector('body[data-version="2"]')
+        assert _position(w.page) == (levels[1].player, set(levels[1].boxes))
+        assert w.page.locator("#title").text_content() == "second"
+        viewer.close()
+        w.page.wait_for_selector('body[data-state="ended"]')
+        assert [e for e in w.unexpected() if "ERR_CONNECTION_REFUSED" not in e] == []
+    finally:
+        w.page.context.close()

@@ -32,7 +32,8 @@ from .sessions import Sessions
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 PAGES = {"/": "index.html", "/sokoban": "sokoban.html", "/symmetry": "symmetry.html",
-         "/gallery": "gallery.html", "/mines": "mines.html", "/defense": "defense.html"}
+         "/gallery": "gallery.html", "/mines": "mines.html", "/defense": "defense.html",
+         "/watch": "watch.html"}
 """Each page path and its HTML shell (paths below ``/sokoban/`` and ``/symmetry/`` too)."""
 _ENGINE = threading.Lock()
 
@@ -87,6 +88,12 @@ def _info(request, body, state):
             {"name": opened.name, "kind": opened.kind, "count": opened.count}}
 
 
+def _watched(request, body, state):
+    """``GET /api/watch``: the latest position a :class:`~levelforge.play.watch.Viewer`
+    showed (``version`` 0: none yet)."""
+    return dict(getattr(state, "watch", {"version": 0, "caption": "", "svg": ""}))
+
+
 def create_app(file=None):
     """The Starlette application; ``file`` is a level file to show in the gallery.
 
@@ -94,7 +101,8 @@ def create_app(file=None):
     the browser.
     """
     opened = None if file is None else open_file(file)
-    routes = [Route("/api/info", _api(_info), methods=["GET"])]
+    routes = [Route("/api/info", _api(_info), methods=["GET"]),
+              Route("/api/watch", _api(_watched), methods=["GET"])]
     for module in (sokoban, symmetry, gallery, mines, defense):
         for method, path, handler in module.routes():
             routes.append(Route(path, _api(handler), methods=[method]))

@@ -65,10 +65,11 @@ def serve(file=None, port=0, open_browser=True, path=None, out=sys.stdout):
 
 
 @contextlib.contextmanager
-def running(file=None, timeout=30.0):
-    """Run the server in a background thread; yields its base URL (ending in ``/``) and
-    stops it on exit. Raises RuntimeError if it does not start within ``timeout`` s."""
-    app = create_app(file)
+def running(file=None, timeout=30.0, app=None):
+    """Run the server (of ``file``, or the given ``app``) in a background thread; yields
+    its base URL (ending in ``/``) and stops it on exit. Raises RuntimeError if it does
+    not start within ``timeout`` s."""
+    app = create_app(file) if app is None else app
     sock = _socket(0)
     server = _server(app)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
