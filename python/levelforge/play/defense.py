@@ -27,6 +27,8 @@ def _scenario_data(s):
             "range": s.cannon.range, "overheat": s.cannon.overheat_threshold,
             "tick_rate": s.tick_rate, "cannon_cost": s.economy.cannon_cost,
             "wall_cost": s.economy.wall_cost, "waves": len(s.waves),
+            "material_per_wave": s.economy.material_per_wave,
+            "health_per_wave": s.economy.health_per_wave,
             "beacon_health": s.economy.beacon_health, "notes": s.notes}
 
 

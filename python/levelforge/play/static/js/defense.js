@@ -336,7 +336,8 @@ function review(r) {
       `${r.wave}</button></div>`;
   } else {
     html = `<h3>Wave ${r.wave} held</h3>` + reviewBody(r) +
-      `<p>Reinforcements: health and material restored for wave ${game.wave}.</p>` +
+      `<p>Reinforcements for wave ${game.wave}: +${s.material_per_wave} material, ` +
+      `+${s.health_per_wave} beacon health.</p>` +
       `<div class="row"><button id="look">View the board</button>` +
       `<button class="primary" id="next">Build for wave ${game.wave}</button></div>`;
   }
