@@ -216,7 +216,8 @@ def test_version(capsys):
 
 COMMANDS = [["sokoban", "generate"], ["sokoban", "solve"], ["symmetry", "generate"],
             ["symmetry", "show"], ["mines", "play"], ["mines", "autoplay"],
-            ["defense", "show"], ["defense", "probe"], ["batch"], ["warm-up"]]
+            ["defense", "show"], ["defense", "probe"], ["sokoban", "dataset"], ["play"],
+            ["batch"], ["warm-up"]]
 
 
 @pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
@@ -271,11 +272,11 @@ def test_package_is_typed():
 
 def test_readme_example_outputs_are_ignored_by_git():
     readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    outputs = set(re.findall(r" -o ([\w.-]+\.(?:xsb|jsonl|json))", readme))
+    outputs = set(re.findall(r" -o ([\w.-]+(?:\.(?:xsb|jsonl|json)|/))", readme))
     assert {"levels.xsb", "puzzles.jsonl", "levels.jsonl"} <= outputs
     patterns = [p.strip() for p in open(os.path.join(ROOT, ".gitignore")).read().splitlines()
                 if p.strip() and not p.startswith("#")]
-    for name in outputs:
+    for name in outputs:  # a folder (name/) is matched by its pattern /name/
         assert any(fnmatch(name, p.lstrip("/")) for p in patterns), name
 
 

@@ -24,8 +24,8 @@ def integer_cell(cell, dims, what="cell", error=ConfigError, noun="cell"):
     except TypeError:
         values = ()
     if isinstance(cell, (str, bytes)) or len(values) != dims:
-        raise error(f"{what}: a {noun} is an {_NAMES.get(dims, '')} tuple of integers, "
-                    f"got {cell!r}")
+        raise error(f"{what}: expected a {noun} {_NAMES.get(dims, '')}, a tuple of "
+                    f"integers, got {cell!r}")
     for v in values:
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
             raise error(f"{what}: coordinates must be integers, got {cell!r}")

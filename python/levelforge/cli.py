@@ -18,11 +18,12 @@ from .errors import ConfigError, LevelforgeError
 from .warmup import CompileNotice
 
 SYSTEMS = {
-    "sokoban": "box-pushing levels: generate, solve",
+    "sokoban": "box-pushing levels: generate, solve, dataset",
     "symmetry": "mirrored one-stroke line puzzles: generate, show",
     "mines": "3D minesweeper: play, autoplay",
     "defense": "tower-defense core: show, probe",
     "batch": "thousands of levels on every core or a Dask cluster, resumable",
+    "play": "the games in a web browser: levelforge play [FILE]",
     "warm-up": "compile the Numba kernels now (first run only), so later commands start at once",
 }
 MODULES = {"warm-up": "levelforge.warmup"}

@@ -19,9 +19,9 @@ import os
 from .errors import LevelFormatError
 
 
-def _open(path, what, error):
+def _open(path, what, error, caller):
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"expected a file path, not {type(path).__name__}")
+        raise TypeError(f"{caller} takes a file path, not {type(path).__name__}")
     name = os.fspath(path)
     if os.path.isdir(path):
         raise error(f"cannot read {what}{name}: it is a directory")
@@ -42,14 +42,15 @@ def _decode(data, path, what, error, offset=0):
     return text[1:] if offset == 0 and text.startswith("\ufeff") else text
 
 
-def read_text(path, what="", error=LevelFormatError):
+def read_text(path, what="", error=LevelFormatError, caller="read_text"):
     """The text of the UTF-8 file ``path`` (a leading byte-order mark is dropped).
 
     Raises ``error`` (a :class:`~levelforge.LevelforgeError` class taking a message) when
     the file is missing, a directory, unreadable or not UTF-8 (UTF-16 is named as such).
-    The message names the file, after ``what`` (e.g. ``"scenario "``).
+    The message names the file, after ``what`` (e.g. ``"scenario "``). A ``path`` that is
+    not a path (e.g. XSB text) is a TypeError naming ``caller``.
     """
-    with _open(path, what, error) as fh:
+    with _open(path, what, error, caller) as fh:
         try:
             data = fh.read()
         except OSError as exc:
@@ -57,10 +58,10 @@ def read_text(path, what="", error=LevelFormatError):
     return _decode(data, path, what, error)
 
 
-def read_lines(path, what="", error=LevelFormatError):
+def read_lines(path, what="", error=LevelFormatError, caller="read_lines"):
     """The lines of the UTF-8 file ``path`` one at a time (for files too large to read at
     once), with the same checks and messages as :func:`read_text`."""
-    with _open(path, what, error) as fh:
+    with _open(path, what, error, caller) as fh:
         offset = 0
         for raw in fh:
             yield _decode(raw, path, what, error, offset)

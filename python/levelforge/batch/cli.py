@@ -3,11 +3,13 @@ import importlib
 import inspect
 import json
 import os
+from concurrent.futures import ProcessPoolExecutor
 
 from ..cli import ArgumentParser, command_line, positive_int
 from ..textfile import read_text
 from ..errors import ConfigError
 from .job import run
+from .pool import die_with_parent
 
 GENERATORS = {
     "sokoban": ("levelforge.sokoban", "Generator"),
@@ -55,7 +57,20 @@ def _config(text):
     return value
 
 
-def _executor(address):
+def _executor(args):
+    """``(executor, close)`` for ``args.scheduler`` (a Dask cluster) or, with ``args.jobs``
+    above 1, a local ``ProcessPoolExecutor`` whose workers die with this process (for
+    commands built on :func:`levelforge.batch.generate`); ``(None, no-op)`` otherwise."""
+    if args.scheduler:
+        return _dask(args.scheduler)
+    if args.jobs > 1:
+        pool = ProcessPoolExecutor(args.jobs, initializer=die_with_parent,
+                                   initargs=(os.getpid(),))
+        return pool, lambda: pool.shutdown(cancel_futures=True)
+    return None, lambda: None
+
+
+def _dask(address):
     try:
         from dask.distributed import Client
     except ImportError:
@@ -98,7 +113,7 @@ def main(argv, prog="levelforge batch"):
         if args.generator != "sokoban":
             raise ConfigError("XSB output is for sokoban; use a .jsonl file")
     generator = make_generator(args.generator, _config(args.config))
-    executor, close = _executor(args.scheduler) if args.scheduler else (None, lambda: None)
+    executor, close = _dask(args.scheduler) if args.scheduler else (None, lambda: None)
     try:
         summary = run(generator, args.count, args.seed, args.output, executor=executor,
                       chunk_size=args.chunk_size, fmt=args.format,

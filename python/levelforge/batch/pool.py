@@ -69,7 +69,7 @@ def format_items(generator, fmt, config, timings, start, results):
     return Chunk(start, text, tuple(r.elapsed_ms for r in results), figures)
 
 
-def _die_with_parent(parent):
+def die_with_parent(parent):
     """Make this process exit when ``parent`` does (Linux: the kernel's parent-death
     signal, which works even while a kernel holds the GIL; elsewhere: a watchdog)."""
     armed = False
@@ -98,7 +98,7 @@ def _worker(conn, others, parent, generator, seed, fmt, config, timings):
     (after the current item)."""
     for c in others:  # the parent's ends of other workers' pipes (inherited by fork)
         c.close()
-    _die_with_parent(parent)
+    die_with_parent(parent)
     stop = []
     signal.signal(signal.SIGINT, lambda signum, frame: stop.append(signum))
     signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -4,7 +4,9 @@ Examples::
 
     levelforge sokoban generate --count 100 --seed 1 --pushes 4-8 -o levels.xsb
     levelforge sokoban solve levels.xsb --level 3
+    levelforge sokoban dataset --format boxoban --count 10000 --seed 7 -o boxoban-like/
 """
+import os
 import sys
 
 from ..batch import run
@@ -36,7 +38,7 @@ def report_targets(summary, generator, stream=None):
 
 
 def _parser(prog):
-    parser = ArgumentParser(prog=prog, description="Sokoban levels: generate, solve.")
+    parser = ArgumentParser(prog=prog, description="Sokoban levels: generate, solve, datasets.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     gen = sub.add_parser("generate", help="generate levels by reverse play into an XSB file",
                          description="Generate levels; each level's seed, push-optimal length, "
@@ -73,7 +75,59 @@ def _parser(prog):
                      help=f"cap on stored search states ({DEFAULT_MAX_NODES})")
     sol.add_argument("--time-limit", type=float, default=None,
                      help="seconds per level (no limit)")
+    _dataset_parser(sub)
     return parser
+
+
+def _dataset_parser(sub):
+    ds = sub.add_parser("dataset", help="a dataset in Boxoban's format, each level with "
+                                         "its proof in a JSONL sidecar",
+                        description="Write COUNT levels into DIR: files of 1,000 levels in "
+                                    "Boxoban's text format (or XSB), each with a JSONL "
+                                    "sidecar holding every level's item, seed, optimal "
+                                    "pushes, solution and solver effort. Re-running the "
+                                    "same command continues an interrupted DIR (or extends "
+                                    "it to a larger --count).")
+    ds.add_argument("--format", choices=["boxoban", "xsb"], default="boxoban",
+                    help="level files: boxoban (000.txt, ...) or xsb (000.xsb, ...)")
+    ds.add_argument("--count", type=_positive, required=True, help="levels in the dataset")
+    ds.add_argument("--seed", type=int, default=0, help="root seed; item i uses "
+                    "levelforge.seeding.item_seed(seed, i) (0)")
+    ds.add_argument("--config", help="generator arguments as JSON or @FILE.json (default: "
+                                     "10x10, 4 boxes, 15-30 pushes, Boxoban's size)")
+    ds.add_argument("--split-by", choices=["pushes", "nodes"], default="pushes",
+                    help="what --splits ranges measure: optimal pushes or solver nodes")
+    ds.add_argument("--splits", help="difficulty splits NAME=LO-HI,..., e.g. "
+                                     "'easy=-19,medium=20-29,hard=30-'; each goes into its "
+                                     "own subdirectory, levels outside every range are skipped")
+    ds.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1,
+                    help="worker processes on this machine (default: every core)")
+    ds.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://host:8786")
+    ds.add_argument("--chunk-size", type=_positive, help="items per task (default: automatic)")
+    ds.add_argument("--no-timings", action="store_true",
+                    help="leave timing fields out of the sidecars (byte-identical reruns)")
+    ds.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ds.add_argument("-o", "--output", required=True, metavar="DIR")
+
+
+DATASET_CONFIG = {"width": 10, "height": 10, "boxes": 4, "pushes": [15, 30]}
+"""The dataset command's default generator configuration (Boxoban's room size and boxes)."""
+
+
+def _dataset(args):
+    from ..batch.cli import _config, _executor
+    from .dataset import build
+
+    config = _config(args.config) if args.config else dict(DATASET_CONFIG)
+    executor, close = _executor(args)
+    try:
+        summary = build(args.output, args.count, check_seed(args.seed), config, args.format,
+                        args.split_by, args.splits, executor=executor,
+                        chunk_size=args.chunk_size, timings=not args.no_timings,
+                        show_progress=not args.no_progress)
+    finally:
+        close()
+    return summary.report()
 
 
 def _generate(args, command):
@@ -114,4 +168,4 @@ def main(argv=None, prog="levelforge sokoban"):
     args = _parser(prog).parse_args(argv)
     if args.command == "generate":
         return _generate(args, command_line(prog, argv))
-    return _solve(args)
+    return {"solve": _solve, "dataset": _dataset}[args.command](args)

@@ -133,6 +133,18 @@ class Level:
         """A copy with some fields changed (validated like any new level)."""
         return _replace(self, **changes)
 
+    def to_svg(self, cell=32):
+        """The level as an SVG picture, ``cell`` pixels a square (see :mod:`.svg`).
+
+        >>> Level.from_xsb('#####\\n#@$.#\\n#####').to_svg(cell=8)[:4]
+        '<svg'
+        """
+        from .svg import level_svg
+        return level_svg(self, cell)
+
+    def _repr_svg_(self):
+        return self.to_svg()
+
 
 def read_xsb(text: str) -> "list[Level]":
     """Read a collection of levels from XSB text (a ``str``).
@@ -160,9 +172,7 @@ def load_xsb(path: "str | os.PathLike[str]") -> "list[Level]":
     >>> len(load_xsb(collections.path("microban")))
     155
     """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"load_xsb takes a file path, not {type(path).__name__}")
-    text = read_text(path)
+    text = read_text(path, caller="load_xsb")
     try:
         return _parse_collection(text)
     except LevelFormatError as exc:
