@@ -1,6 +1,7 @@
 """The Gymnasium environment (issue 14): checked by gymnasium's env checker, in vector
 environments, and step by step against ``sokoban.replay`` and ``sokoban.solve``."""
 import json
+import urllib.request
 import warnings
 
 import gymnasium as gym
@@ -57,8 +58,9 @@ def test_check_env(kwargs):
     env = make(**kwargs)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        # the checker would make every declared render mode; 'human' needs the browser
-        # view (test_human_render_mode_needs_the_browser_view), so rgb_array is checked here
+        # the checker would make every declared render mode; 'human' opens the browser
+        # view (test_human_render_mode_shows_every_step_in_the_browser_view), so
+        # rgb_array is checked here
         check_env(env, skip_render_check=True)
         rendering = make(**{**kwargs, "render_mode": "rgb_array"})
         rendering.reset(seed=0)
@@ -218,9 +220,23 @@ def test_level_lists_without_optimum_are_solved():
     assert info["level_index"] == 1
 
 
-def test_human_render_mode_needs_the_browser_view():
-    with pytest.raises(ConfigError, match="levelforge play"):
-        make(render_mode="human")
+def test_human_render_mode_shows_every_step_in_the_browser_view(monkeypatch):
+    pytest.importorskip("uvicorn")
+    monkeypatch.setenv("LEVELFORGE_NO_BROWSER", "1")
+    env = make(render_mode="human", levels=[TWO_BOXES])
+    try:
+        env.reset(seed=0)
+        env.step(3)  # right: a push
+
+        def shown():
+            with urllib.request.urlopen(env._viewer.url + "api/watch", timeout=60) as r:
+                return json.load(r)
+        got = shown()
+        assert (got["version"], got["svg"]) == (2, env.level.to_svg(cell=48))
+        assert got["caption"] == "episode 1, step 1: 1 pushes, 1 of 2 boxes on goals"
+        assert env.render() is None and shown()["version"] == 3
+    finally:
+        env.close()
 
 
 @pytest.mark.parametrize("kwargs, match", [

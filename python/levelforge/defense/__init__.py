@@ -10,6 +10,7 @@ placement probes (pairs, campaigns, naive strategies, barrier timing).
 >>> d.run_wave().outcome
 'won'
 """
+from .frames import Frame, frames
 from .game import Defense, PlacementError, PlacementRejected, Totals, WaveRecord
 from .pathing import cut_cells, distance_field, route
 from .probes import probe_campaign, probe_pairs, probe_strategies
@@ -17,6 +18,7 @@ from .scenario import Scenario, WaveForecast
 
 __all__ = [
     "Defense",
+    "Frame",
     "PlacementError",
     "PlacementRejected",
     "Scenario",
@@ -25,6 +27,7 @@ __all__ = [
     "WaveRecord",
     "cut_cells",
     "distance_field",
+    "frames",
     "probe_campaign",
     "probe_pairs",
     "probe_strategies",

@@ -16,7 +16,8 @@ import os
 import re
 
 from ..errors import LevelFormatError
-from .level import _is_board_line, read_text, read_xsb
+from ..textfile import read_text
+from .level import _is_board_line, read_xsb
 
 _NUMBER = re.compile(r"^;\s*(\d+)\s*$")
 
@@ -61,7 +62,7 @@ def load_boxoban(path):
     >>> [lv.title for lv in load_boxoban(path)]
     ['0']
     """
-    text = read_text(path, "load_boxoban")
+    text = read_text(path, caller="load_boxoban")
     try:
         return read_boxoban(text)
     except LevelFormatError as exc:

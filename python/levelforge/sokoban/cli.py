@@ -6,29 +6,39 @@ Examples::
     levelforge sokoban solve levels.xsb --level 3
     levelforge sokoban dataset --format boxoban --count 10000 --seed 7 -o boxoban-like/
 """
-import argparse
 import os
+import sys
 
-from ..errors import ConfigError
 from ..batch import run
+from ..cli import ArgumentParser, command_line, positive_int as _positive
+from ..errors import ConfigError
 from ..seeding import check_seed
 from .generator import RULES, Generator
 from .level import load_xsb
 from .solver import DEFAULT_MAX_NODES, Solver
 
 
-def _positive(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
+def report_targets(summary, generator, stream=None):
+    """Warn, with the count, when levels of this run fell outside the target push range
+    (the closest solvable candidate was kept instead). Returns 1 (the exit code) when no
+    level of the run reached the range, which then looks unreachable, else 0."""
+    share = summary.figures.get("in_target_share")
+    if share is None or share >= 1.0 or not summary.items:
+        return 0
+    outside = round((1.0 - share) * summary.items)
+    lo, hi = generator.pushes
+    print(f"warning: {outside} of {summary.items} level{'s' if summary.items != 1 else ''} "
+          f"of this run {'are' if outside != 1 else 'is'} outside the target push range "
+          f"{lo}-{hi} (each is the closest solvable candidate; its comment line says "
+          "'outside the target range')"
+          + (": the range looks unreachable for this board size and box count; try a "
+             "lower --pushes or a larger board" if outside == summary.items else ""),
+          file=stream or sys.stderr)
+    return 1 if outside == summary.items else 0
 
 
 def _parser(prog):
-    parser = argparse.ArgumentParser(prog=prog, description="Sokoban levels: generate, solve, datasets.")
+    parser = ArgumentParser(prog=prog, description="Sokoban levels: generate, solve, datasets.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     gen = sub.add_parser("generate", help="generate levels by reverse play into an XSB file",
                          description="Generate levels; each level's seed, push-optimal length, "
@@ -53,6 +63,11 @@ def _parser(prog):
                           "2 pulls, stop at the first length in range)")
     gen.add_argument("-o", "--output", default="-",
                      help="output XSB file, resumed if it exists ('-': stdout)")
+    gen.add_argument("--jobs", type=_positive, default=1,
+                     help="worker processes (1); Ctrl-C stops within a second either way")
+    gen.add_argument("--no-timings", action="store_true",
+                     help="leave out the 'ms' comment lines: the same seed gives a "
+                          "byte-identical file")
     gen.add_argument("--no-progress", action="store_true", help="no progress bar")
     sol = sub.add_parser("solve", help="solve the levels of an XSB file push-optimally",
                          description="Print status, pushes, moves, milliseconds and the LURD "
@@ -122,20 +137,22 @@ def _dataset(args):
     return summary.report()
 
 
-def _generate(args):
+def _generate(args, command):
     gen = Generator(width=args.width, height=args.height, boxes=args.boxes,
                     pushes=args.pushes, inner_walls=args.inner_walls,
                     spread=False if args.stop_at_low else None, rules=args.rules)
     summary = run(gen, args.count, check_seed(args.seed), args.output, fmt="xsb",
-                  show_progress=not args.no_progress)
-    return summary.report()
+                  timings=not args.no_timings, show_progress=not args.no_progress,
+                  jobs=args.jobs)
+    return summary.report(command=command) or report_targets(summary, gen)
 
 
 def _solve(args):
     levels = load_xsb(args.file)
     if args.level is not None:
         if args.level > len(levels):
-            raise ConfigError(f"--level {args.level}: {args.file} holds {len(levels)} levels")
+            raise ConfigError(f"--level {args.level}: {args.file} holds {len(levels)} "
+                              f"level{'s' if len(levels) != 1 else ''}")
         chosen = [(args.level, levels[args.level - 1])]
     else:
         chosen = list(enumerate(levels, 1))
@@ -157,4 +174,6 @@ def _solve(args):
 def main(argv=None, prog="levelforge sokoban"):
     """Run a sokoban subcommand; returns the exit code."""
     args = _parser(prog).parse_args(argv)
-    return {"generate": _generate, "solve": _solve, "dataset": _dataset}[args.command](args)
+    if args.command == "generate":
+        return _generate(args, command_line(prog, argv))
+    return {"solve": _solve, "dataset": _dataset}[args.command](args)

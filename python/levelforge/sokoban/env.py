@@ -115,6 +115,10 @@ class SokobanEnv(gym.Env):
         self._player = 0
         self._episode = 0
         self._info = None
+        self._viewer = None
+        if render_mode == "human":  # levelforge play's /watch page follows the episode
+            from ..play.watch import Viewer
+            self._viewer = Viewer()
 
     # ------------------------------------------------------------------ episodes
     def reset(self, *, seed=None, options=None):
@@ -128,6 +132,8 @@ class SokobanEnv(gym.Env):
         self._load(level)
         self._info = {"seed": info[0], "optimal_pushes": info[1], "level_index": info[2],
                       "pushes": 0, "steps": 0, "boxes_on_goals": self._on}
+        if self._viewer is not None:
+            self._show()
         return self._observe(), dict(self._info)
 
     def _load(self, level):
@@ -207,6 +213,8 @@ class SokobanEnv(gym.Env):
         info = self._info
         info["pushes"], info["steps"], info["boxes_on_goals"] = \
             self._pushes, self._steps, self._on
+        if self._viewer is not None:
+            self._show()
         return self._observe(), reward, terminated, truncated, dict(info)
 
     def _redraw(self, cells):
@@ -224,12 +232,28 @@ class SokobanEnv(gym.Env):
 
     # ------------------------------------------------------------------ rendering
     def render(self):
-        """The board as an RGB image (``render_mode="rgb_array"``)."""
+        """The board as an RGB image (``render_mode="rgb_array"``); with
+        ``render_mode="human"`` the position goes to the browser view instead (it is sent
+        after every reset and step anyway)."""
         if self.render_mode is None:
             gym.logger.warn("render() without a render_mode: make the environment with "
                             "render_mode='rgb_array'")
             return None
+        if self._viewer is not None:
+            self._show()
+            return None
         return self._frame.copy()
+
+    def _show(self):
+        self._viewer.show(self.level, f"episode {self._episode}, step {self._steps}: "
+                                      f"{self._pushes} pushes, {self._on} of {self._boxes} "
+                                      "boxes on goals")
+
+    def close(self):
+        """Stop the browser view's server (``render_mode="human"``)."""
+        if self._viewer is not None:
+            self._viewer.close()
+        super().close()
 
     @property
     def level(self):
