@@ -2,7 +2,8 @@
 
 Distance fields from the beacon, placement that may never seal a route (cut cells),
 a deterministic fixed-tick wave simulation with per-wave records and retry, and the
-placement probes (pairs, campaigns, naive strategies, barrier timing).
+placement probes (pairs, campaigns, wall rescues, naive policies, barrier timing,
+wave order).
 
 >>> from levelforge.defense import Defense
 >>> d = Defense(seed=0)
@@ -12,7 +13,8 @@ placement probes (pairs, campaigns, naive strategies, barrier timing).
 """
 from .game import Defense, PlacementError, PlacementRejected, Totals, WaveRecord
 from .pathing import cut_cells, distance_field, route
-from .probes import probe_campaign, probe_pairs, probe_strategies
+from .probes import probe_campaign, probe_pairs
+from .strategies import probe_strategies
 from .scenario import Scenario, WaveForecast
 
 __all__ = [

@@ -1,8 +1,10 @@
-"""``levelforge defense``: show the map, distance field and routes; run the probes.
+"""``levelforge defense``: show the forecast, map, distance field and routes; run probes.
 
     levelforge defense show [--scenario FILE] [--seed S]
-    levelforge defense probe pairs|campaign|strategies [--seed S] [-o FILE.json]
-                             [--scenario FILE] [--workers N] [--no-progress]
+    levelforge defense probe pairs|campaign|rescues|strategies|barrier-timing|wave-order
+                             [--seed S] [-o FILE.json] [--scenario FILE] [--workers N]
+                             [--no-progress] [--top N] [--opening "c1,0 c2,1 w3,1"]
+                             [--versus FILE|aab]
 """
 import argparse
 import json
@@ -12,12 +14,42 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ..errors import ConfigError
 from .game import Defense
-from .probes import probe_campaign, probe_pairs, probe_strategies
-from .scenario import Scenario
+from .probes import probe_campaign, probe_pairs, probe_rescues
+from .scenario import VARIANTS, Scenario
+from .strategies import probe_strategies
+from .studies import probe_barrier_timing, probe_wave_order
+
+PROBES = ("pairs", "campaign", "rescues", "strategies", "barrier-timing", "wave-order")
 
 
 def _scenario(path):
-    return Scenario.lighthouse() if path is None else Scenario.load(path)
+    if path is None:
+        return Scenario.lighthouse()
+    if path in VARIANTS:
+        return Scenario.lighthouse(path)
+    return Scenario.load(path)
+
+
+def parse_opening(text) -> tuple:
+    """``"c1,0 c2,1 w3,1"`` -> ``((1, 0, "cannon"), (2, 1, "cannon"), (3, 1, "wall"))``.
+
+    >>> parse_opening("c1,0 w3,1")
+    ((1, 0, 'cannon'), (3, 1, 'wall'))
+    """
+    out = []
+    for i, tok in enumerate(text.split()):
+        kind = {"c": "cannon", "w": "wall"}.get(tok[:1].lower())
+        try:
+            x, y = (int(v) for v in tok[1:].split(","))
+        except ValueError:
+            kind = None
+        if kind is None:
+            raise ConfigError(f"--opening item {i + 1} {tok!r}: expected c<x>,<y> (cannon) "
+                              "or w<x>,<y> (wall)")
+        out.append((x, y, kind))
+    if not out:
+        raise ConfigError("--opening is empty")
+    return tuple(out)
 
 
 def render(d: Defense) -> str:
@@ -65,9 +97,17 @@ def main(argv=None, prog="levelforge defense"):
     show.add_argument("--scenario", help="a scenario .toml/.json (default: lighthouse)")
     show.add_argument("--seed", type=int, default=0)
     probe = sub.add_parser("probe", help="run a placement probe, write JSON")
-    probe.add_argument("kind", choices=["pairs", "campaign", "strategies"])
+    probe.add_argument("kind", choices=PROBES)
     probe.add_argument("--seed", type=int, default=0,
-                       help="seed (campaign and strategies also use seed+1: both parities)")
+                       help="seed (campaign, strategies and barrier-timing also use seed+1: "
+                            "both parities)")
+    probe.add_argument("--top", type=int, default=90,
+                       help="rescues: the losing openings with the most kills to examine")
+    probe.add_argument("--opening", help="wave-order: cannons and walls before wave 1, e.g. "
+                                         "'c1,0 c2,1 w3,1' (default: the reference plan's)")
+    probe.add_argument("--versus", default="aab",
+                       help="wave-order: the scenario compared with --scenario, a file or a "
+                            f"shipped variant ({', '.join(VARIANTS)}; default aab)")
     probe.add_argument("-o", "--output", help="write the JSON result here (default: stdout)")
     probe.add_argument("--scenario", help="a scenario .toml/.json (default: lighthouse)")
     probe.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -89,13 +129,23 @@ def main(argv=None, prog="levelforge defense"):
             summary = f"pairs: {r.surviving} of {r.legal_pairs} legal openings survive wave 1"
         elif ns.kind == "campaign":
             r = probe_campaign(scenario, seeds, executor, show_progress=show_progress)
-            summary = (f"campaign: {r.surviving_pairs} surviving openings, {r.sequences} "
-                       f"sequences; winning sequences {r.winning_sequences}, winning "
-                       f"openings {r.winning_openings}")
-        else:
+            summary = "\n".join(r.lines())
+        elif ns.kind == "rescues":
+            r = probe_rescues(scenario, ns.seed, ns.top, executor,
+                              show_progress=show_progress)
+            summary = r.line()
+        elif ns.kind == "strategies":
             r = probe_strategies(scenario, seeds, executor, show_progress)
             wins = sum(g["outcome"] == "victory" for g in r.games)
             summary = f"{r.table()}\nstrategies: {wins} of {len(r.games)} games won"
+        elif ns.kind == "barrier-timing":
+            r = probe_barrier_timing(scenario, seeds, executor, show_progress=show_progress)
+            summary = (f"{r.table()}\n\n{r.example()}\n\nbarrier timing: {r.played} cases "
+                       f"played over {len(r.plans)} plans")
+        else:
+            opening = parse_opening(ns.opening) if ns.opening else None
+            r = probe_wave_order(opening, (_scenario(ns.versus), scenario), ns.seed)
+            summary = r.table()
     finally:
         if executor is not None:
             executor.shutdown()
