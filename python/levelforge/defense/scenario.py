@@ -217,7 +217,9 @@ def _plan(plan, width, height, waves):
 @dataclass(frozen=True)
 class Scenario:
     """A validated defense scenario (immutable). Build one with :meth:`lighthouse`,
-    :meth:`load` or :meth:`from_dict`.
+    :meth:`load` or :meth:`from_dict`. ``plan`` is an optional reference plan: the
+    buildings ``(x, y, kind)`` of each build phase (the lighthouse's wins all three waves;
+    the wave-order and barrier-timing probes start from it).
 
     >>> s = Scenario.lighthouse()
     >>> s.beacon, s.entrances["A"], len(s.waves)

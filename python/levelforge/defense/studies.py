@@ -11,6 +11,7 @@ refuses stops the plan there and is reported, never skipped silently.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import ConfigError
 from ..seeding import check_seed
@@ -82,32 +83,53 @@ def region(cells, scenario: Scenario) -> str:
     return f"{REGIONS_X[third(cx, scenario.width)]} {REGIONS_Y[third(cy, scenario.height)]}"
 
 
-def _cannon_sequences(scenario, seeds, opening):
-    """Every campaign from ``opening`` (flat cannon cells): one legal cannon per later build
-    phase. Returns ``[(cells added per phase, ((status, health) per seed))]`` for the
-    sequences that reach the final wave, in enumeration (row) order."""
+def cannon_sequences(scenario, seeds, opening):
+    """Every campaign from ``opening`` (``(x, y, kind)`` built before wave 1): one legal
+    cannon per later build phase, all waves played in the kernel batch. Returns
+    ``[(cells added per phase, ((status, health) per seed))]`` for the sequences that reach
+    the final wave, in enumeration (row) order (status 1 won, 2 lost); ``[]`` when the
+    opening loses before.
+
+    >>> seqs = cannon_sequences(Scenario.lighthouse(), (0, 1), Scenario.lighthouse().plan[0])
+    >>> any(all(st == 1 for st, _ in res) for _, res in seqs)
+    True
+    """
     rules = [Rules(scenario, sd) for sd in seeds]
     board = _Board(rules[0])
     e = scenario.economy
+    w = scenario.width
     n = len(scenario.waves)
-    out = rules[0].run_rows(1, [list(opening)], [[1] * len(opening)], [e.beacon_health])
+    cells = [y * w + x for x, y, _ in opening]
+    flags = [int(kind == "cannon") for _, _, kind in opening]
+    out = rules[0].run_rows(1, [cells], [flags], [e.beacon_health])
     if out[0, 0] != 1:
         return []
-    frontier = [([], list(opening), int(out[0, 1]))]
+    frontier = [((), cells, int(out[0, 1]))]
     for wave in range(2, n + 1):
-        rows = [(added + [c], built + [c], h + e.health_per_wave)
+        rows = [(added + ((c % w, c // w),), built + [c], h + e.health_per_wave)
                 for added, built, h in frontier for c in board.legal(built)]
-        cells = [b for _, b, _ in rows]
-        flags = [[1] * len(b) for b in cells]
+        built = [b for _, b, _ in rows]
+        kinds = [flags + [1] * (len(b) - len(flags)) for b in built]
         healths = [h for _, _, h in rows]
         if wave < n:
-            res = rules[0].run_rows(wave, cells, flags, healths)
+            res = rules[0].run_rows(wave, built, kinds, healths)
             frontier = [(a, b, int(o[1])) for (a, b, _), o in zip(rows, res) if o[0] == 1]
         else:
-            per_seed = [r.run_rows(wave, cells, flags, healths) for r in rules]
+            per_seed = [r.run_rows(wave, built, kinds, healths) for r in rules]
             return [(a, tuple((int(o[i, 0]), int(o[i, 1])) for o in per_seed))
                     for i, (a, _, _) in enumerate(rows)]
-    return [([], tuple((1, int(out[0, 1])) for _ in seeds))]
+    return [((), tuple((1, int(out[0, 1])) for _ in seeds))]
+
+
+def best_sequence(seqs):
+    """The sequence that wins on every seed with the most health left (summed; ties: row
+    order), or None."""
+    wins = [(sum(h for _, h in res), added) for added, res in seqs
+            if all(st == 1 for st, _ in res)]
+    if not wins:
+        return None
+    top = max(h for h, _ in wins)
+    return next(a for h, a in wins if h == top)
 
 
 def representatives(scenario, seeds, campaign):
@@ -115,7 +137,6 @@ def representatives(scenario, seeds, campaign):
     win on every seed, the one with the most winning sequences (summed over the seeds;
     ties: row order); its plan is its cannon sequence that wins on every seed with the
     most health left (summed; ties: row order). Returns ``[(region, plan)]``."""
-    w = scenario.width
     best = {}
     for cells, wins in campaign.openings:
         if min(wins) == 0:
@@ -129,15 +150,9 @@ def representatives(scenario, seeds, campaign):
             key = f"{rx} {ry}"
             if key not in best:
                 continue
-            cells = best[key][0]
-            seqs = _cannon_sequences(scenario, seeds, [y * w + x for x, y in cells])
-            wins = [(sum(h for _, h in res), added) for added, res in seqs
-                    if all(st == 1 for st, _ in res)]
-            top = max(h for h, _ in wins)
-            added = next(a for h, a in wins if h == top)
-            plan = (tuple((x, y, "cannon") for x, y in cells),) + \
-                tuple(((c % w, c // w, "cannon"),) for c in added)
-            out.append((key, plan))
+            opening = tuple((x, y, "cannon") for x, y in best[key][0])
+            added = best_sequence(cannon_sequences(scenario, seeds, opening))
+            out.append((key, (opening,) + tuple(((x, y, "cannon"),) for x, y in added)))
     return out
 
 
@@ -189,8 +204,7 @@ class BarrierTimingResult:
                 continue
             for r in results:
                 if r.refused is not None:
-                    reached = len(r.records) >= r.refused[0]
-                    c["refused" if reached else "not_reached"] += 1
+                    c["refused"] += 1
                     continue
                 if len(r.records) < wave:
                     c["not_reached"] += 1
@@ -212,18 +226,21 @@ class BarrierTimingResult:
         return max(w for _, _, w in self.cases) if self.cases else 0
 
     def early_loses_late_wins(self) -> list:
-        """``(plan index, cell)`` where the wall before every wave but the last loses (on
-        every seed) and the same wall before the last wave wins on every seed: the design's
-        example of a wall that pays only when it waits."""
+        """``(plan index, cell, wave lost)`` where the wall placed before every wave but
+        the last loses, in the same wave on every seed, and the same wall before the last
+        wave wins on every seed: the design's example of a wall that pays only when it
+        waits (its wall loses wave 2 early). Those losing wave 2 come first."""
         last = self._waves()
         out = []
         for (i, cell, wv), res in self.cases.items():
             if wv != last or not all(r.outcome == "victory" for r in res):
                 continue
-            early = [self.cases[i, cell, w] for w in range(1, last)]
-            if all(r.refused is None and r.outcome == "defeat" for rs in early for r in rs):
-                out.append((i, cell))
-        return sorted(out)
+            early = [r for w in range(1, last) for r in self.cases[i, cell, w]]
+            lost = {r.lost_wave for r in early if r.refused is None}
+            if early and len(lost) == 1 and None not in lost and \
+                    all(r.refused is None for r in early):
+                out.append((i, cell, lost.pop()))
+        return sorted(out, key=lambda t: (t[2] != 2, t[0], t[1][1], t[1][0]))
 
     def table(self) -> str:
         """Markdown: one row per plan, the no-barrier result per seed and the won / played
@@ -250,23 +267,23 @@ class BarrierTimingResult:
         return "\n".join(lines)
 
     def example(self) -> str:
-        """The first wall that loses wave 2 early and wins when it waits, as the design's
-        table: wave-2 kills and leaks and the result per seed for each timing."""
+        """The first wall that loses when placed early and wins when it waits, as the
+        design's table: kills and leaks in the wave the early wall loses, and the result
+        on each seed, for each timing."""
         found = self.early_loses_late_wins()
         if not found:
             return "no wall loses when placed early and wins when placed before the last wave"
-        i, cell = found[0]
+        i, cell, lost = found[0]
         label, plan, _ = self.plans[i]
         lines = [f"plan {label}: {plan_text(plan)}; wall at {cell}",
-                 "| wall placed | wave 2 kills / leaks A / leaks B | " +
-                 " | ".join(f"seed {sd}" for sd in self.seeds) + " |",
+                 f"| wall placed | wave {lost} kills / leaks A / leaks B (seed {self.seeds[0]}) "
+                 "| " + " | ".join(f"seed {sd}" for sd in self.seeds) + " |",
                  "|---|---|" + "---|" * len(self.seeds)]
         for w in range(1, self._waves() + 1):
             res = self.cases[i, cell, w]
-            r2 = res[0].records[1] if len(res[0].records) > 1 else None
-            fig = f"{r2['kills']} / {r2['leaks_a']} / {r2['leaks_b']}" if r2 else "-"
-            lines.append(f"| before wave {w} | {fig} | " +
-                         " | ".join(r.short() for r in res) + " |")
+            rec = res[0].records[lost - 1]
+            lines.append(f"| before wave {w} | {rec['kills']} / {rec['leaks_a']} / "
+                         f"{rec['leaks_b']} | " + " | ".join(r.short() for r in res) + " |")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
@@ -279,7 +296,8 @@ class BarrierTimingResult:
                            "results": [r.short() for r in res]}
                           for (i, cell, w), res in sorted(self.cases.items())],
                 "played": self.played,
-                "early_loses_late_wins": [[i, list(c)] for i, c in self.early_loses_late_wins()],
+                "early_loses_late_wins": [[i, list(c), w]
+                                          for i, c, w in self.early_loses_late_wins()],
                 "elapsed_ms": self.elapsed_ms}
 
 
@@ -324,34 +342,43 @@ def probe_barrier_timing(scenario=None, seeds=(0, 1), executor=None, campaign=No
 
 
 # ---------------------------------------------------------------------------- wave order
+class WaveOrderSide(NamedTuple):
+    """One scenario of a wave-order comparison: the opening's wave-1 result, the wave-2
+    reinforcement positions that survive wave 2, the sequences (one cannon per later
+    build phase) that win every wave, the best of them (most health left; ties: row
+    order) and ``{sequence: PlanResult}`` for every sequence that reached the last wave
+    (plus the other side's best)."""
+    scenario: str
+    wave1: str
+    positions: int
+    wins: int
+    best: tuple | None
+    results: dict
+
+
 @dataclass(frozen=True)
 class WaveOrderResult:
-    """One fixed opening on two scenarios (e.g. two wave orders), one seed: for each, the
-    reinforcement cannons (one per later build phase) that survive wave 2 and the
-    sequences that win every wave. ``sides[i]`` = ``(scenario name, wave-2 surviving
-    positions, winning sequences, best sequence, {sequence: PlanResult})``."""
+    """One fixed opening on two scenarios (e.g. two wave orders), one seed."""
     opening: tuple
     seed: int
     sides: tuple
     elapsed_ms: float
 
     def table(self) -> str:
-        """The design's comparison table, plus each side's best sequence played on both.
-
-        The best sequence of a side wins every wave there with the most health left
-        (ties: row order)."""
+        """The design's comparison table, plus each side's best sequence played on both."""
         a, b = self.sides
         lines = [f"opening {plan_text((self.opening,))}, seed {self.seed}", "",
-                 f"| | {a[0]} | {b[0]} |", "|---|---|---|",
-                 f"| wave-2 reinforcement positions that survive wave 2 | {a[1]} | {b[1]} |",
-                 f"| sequences that win all waves | {a[2]} | {b[2]} |"]
+                 f"| | {a.scenario} | {b.scenario} |", "|---|---|---|",
+                 f"| the opening in wave 1 | {a.wave1} | {b.wave1} |",
+                 f"| wave-2 reinforcement positions that survive wave 2 | {a.positions} | "
+                 f"{b.positions} |",
+                 f"| sequences that win all waves | {a.wins} | {b.wins} |"]
         for side in (a, b):
-            best = side[3]
-            if best is None:
+            if side.best is None:
                 continue
-            text = " then ".join(f"{x},{y}" for x, y in best)
-            res = [sd[4].get(best) for sd in (a, b)]
-            lines.append(f"| {side[0]}'s best: " + text + " | " +
+            res = [sd.results.get(side.best) for sd in (a, b)]
+            lines.append(f"| {side.scenario}'s best: wave 2 " +
+                         " then wave 3 ".join(f"{x},{y}" for x, y in side.best) + " | " +
                          " | ".join("-" if r is None else r.short() for r in res) + " |")
         return "\n".join(lines)
 
@@ -359,53 +386,56 @@ class WaveOrderResult:
         """JSON-ready dict."""
         return {"probe": "wave-order", "opening": [list(b) for b in self.opening],
                 "seed": self.seed,
-                "sides": [{"scenario": n, "wave2_positions": p, "winning_sequences": w,
-                           "best": None if best is None else [list(c) for c in best]}
-                          for n, p, w, best, _ in self.sides],
+                "sides": [{"scenario": sd.scenario, "wave1": sd.wave1,
+                           "wave2_positions": sd.positions, "winning_sequences": sd.wins,
+                           "best": None if sd.best is None else [list(c) for c in sd.best]}
+                          for sd in self.sides],
                 "elapsed_ms": self.elapsed_ms}
 
 
-def _sequences_from(scenario, seed, opening):
-    """Play every sequence of one legal cannon per build phase after ``opening``; returns
-    ``{cells added: PlanResult}`` for the sequences that reach the final wave, and the
-    number of wave-2 positions that survive wave 2."""
-    results = {}
-    frontier = [()]
-    survivors = 0
+def _reinforced(scenario, seed, opening, added):
+    """The opening, then one cannon per later build phase; the PlanResult."""
+    return play_plan(scenario, seed, (opening,) + tuple(((x, y, "cannon"),) for x, y in added))
+
+
+def _side(scenario, seed, opening):
+    first = play_plan(scenario, seed, (opening,))
+    if first.refused is not None:
+        raise ConfigError(f"opening on {scenario.name}: {first.short()}")
+    wave1 = first.records[0]["outcome"]
+    results, positions = {}, 0
+    frontier = [()] if wave1 == "won" else []
     n = len(scenario.waves)
     for wave in range(2, n + 1):
         nxt = []
         for added in frontier:
             d = Defense(scenario, seed)
-            for x, y, kind in opening:
-                d.place(x, y, kind)
-            for phase, (x, y) in enumerate(added):
+            for phase in ((opening,) + tuple(((x, y, "cannon"),) for x, y in added)):
+                for x, y, kind in phase:
+                    d.place(x, y, kind)
                 d.run_wave()
-                d.place(x, y, "cannon")
-            d.run_wave()
-            if d.phase != "build":
-                continue
             for cell in d.legal_cells("cannon"):
-                seq = added + (cell,)
-                res = play_plan(scenario, seed, (opening,) + tuple(((x, y, "cannon"),)
-                                                                   for x, y in seq))
-                if wave < n:
-                    if len(res.records) >= wave and res.records[wave - 1]["outcome"] == "won":
-                        nxt.append(seq)
-                        survivors += wave == 2
-                else:
-                    results[seq] = res
+                res = _reinforced(scenario, seed, opening, added + (cell,))
+                if wave == n:
+                    results[added + (cell,)] = res
+                elif res.records[wave - 1]["outcome"] == "won":
+                    nxt.append(added + (cell,))
+                    positions += wave == 2
         frontier = nxt
-    return results, survivors
+    wins = {q: r for q, r in results.items() if r.outcome == "victory"}
+    best = max(wins, key=lambda q: (wins[q].health, [(-y, -x) for x, y in q]), default=None)
+    return WaveOrderSide(scenario.name, "won" if wave1 == "won" else "lost", positions,
+                         len(wins), best, results)
 
 
 def probe_wave_order(opening=None, scenarios=None, seed=19) -> WaveOrderResult:
     """Run one fixed opening (cannons and walls before wave 1; default: the first phase of
     the scenario's reference plan) on two scenarios, default the lighthouse's earlier wave
-    order A -> A -> both (``Scenario.lighthouse("aab")``) and the shipped A -> B -> both.
+    order A -> A -> both (``Scenario.lighthouse("aab")``) and the shipped A -> B -> both,
+    with every legal reinforcement cannon in each later build phase.
 
     >>> r = probe_wave_order()
-    >>> [side[0] for side in r.sides]
+    >>> [side.scenario for side in r.sides]
     ['lighthouse-aab', 'lighthouse']
     """
     start = now_ns()
@@ -420,27 +450,15 @@ def probe_wave_order(opening=None, scenarios=None, seed=19) -> WaveOrderResult:
             raise ConfigError("no opening given and the scenario has no reference plan")
         opening = scenarios[1].plan[0]
     opening = tuple((int(x), int(y), str(k)) for x, y, k in opening)
-    sides = []
-    for s in scenarios:
-        d = Defense(s, seed)
-        for x, y, kind in opening:
-            err = d.check_placement(x, y, kind)
-            if not err.ok:
-                raise ConfigError(f"opening on {s.name}: {err.message}")
-            d.place(x, y, kind)
-        results, survivors = _sequences_from(s, seed, opening)
-        wins = {seq: r for seq, r in results.items() if r.outcome == "victory"}
-        best = max(wins, key=lambda q: (wins[q].health, [(-y, -x) for x, y in q]),
-                   default=None)
-        sides.append([s.name, survivors, len(wins), best, results])
-    for i, side in enumerate(sides):  # each side's best, also played on the other
+    sides = [_side(s, seed, opening) for s in scenarios]
+    for i, side in enumerate(sides):   # each side's best, played on the other too
         other = sides[1 - i]
-        if side[3] is not None and side[3] not in other[4]:
-            other[4][side[3]] = play_plan(scenarios[1 - i], seed, (opening,) + tuple(
-                ((x, y, "cannon"),) for x, y in side[3]))
-    return WaveOrderResult(opening, seed, tuple(tuple(x) for x in sides), ms_since(start))
+        if side.best is not None and side.best not in other.results:
+            other.results[side.best] = _reinforced(scenarios[1 - i], seed, opening, side.best)
+    return WaveOrderResult(opening, seed, tuple(sides), ms_since(start))
 
 
-__all__ = ["BarrierTimingResult", "PlanResult", "WaveOrderResult", "play_plan",
-           "plan_text", "probe_barrier_timing", "probe_wave_order", "region",
-           "representatives"]
+__all__ = ["BarrierTimingResult", "PlanResult", "WaveOrderResult", "WaveOrderSide",
+           "best_sequence",
+           "cannon_sequences", "play_plan", "plan_text", "probe_barrier_timing",
+           "probe_wave_order", "region", "representatives"]
