@@ -14,6 +14,7 @@ wave order).
 >>> d.run_wave().outcome
 'won'
 """
+from .frames import Frame, frames
 from .game import Defense, PlacementError, PlacementRejected, Totals, WaveRecord
 from .pathing import cut_cells, distance_field, route
 from .probes import probe_campaign, probe_pairs, probe_rescues
@@ -23,6 +24,7 @@ from .studies import probe_barrier_timing, probe_wave_order
 
 __all__ = [
     "Defense",
+    "Frame",
     "PlacementError",
     "PlacementRejected",
     "Scenario",
@@ -31,6 +33,7 @@ __all__ = [
     "WaveRecord",
     "cut_cells",
     "distance_field",
+    "frames",
     "probe_barrier_timing",
     "probe_campaign",
     "probe_pairs",

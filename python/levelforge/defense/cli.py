@@ -6,12 +6,12 @@
                              [--no-progress] [--top N] [--opening "c1,0 c2,1 w3,1"]
                              [--versus FILE|aab]
 """
-import argparse
 import json
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+from ..cli import ArgumentParser
 from ..errors import ConfigError
 from .game import Defense
 from .probes import probe_campaign, probe_pairs, probe_rescues
@@ -52,6 +52,10 @@ def parse_opening(text) -> tuple:
     return tuple(out)
 
 
+LEGEND = ("A B entrances, * beacon, # reef, . open water, a b route from A / B, "
+          "+ both routes, C cannon, W wall")
+
+
 def render(d: Defense) -> str:
     """The state line, the forecast banner of the next wave (and of the later ones), the
     map with both routes, the distance field and the routes as text.
@@ -73,11 +77,12 @@ def render(d: Defense) -> str:
              f"material {d.material}, health {d.health}",
              f"next: {d.forecast().banner()}"]
     lines += [f"then: {d.forecast(w).banner()}" for w in range(d.wave + 1, len(s.waves) + 1)]
-    lines.append("map (a/b: routes from A/B, +: both, C cannon, W wall):")
+    lines.append("map:")
     for y, row in enumerate(s.map):
         lines.append("  " + " ".join(built.get((x, y)) or (on.get((x, y), ch) if ch == "."
                                                             else ch)
                                      for x, ch in enumerate(row)))
+    lines.append("  " + LEGEND)
     lines.append("distance to the beacon (-- blocked or unreachable):")
     for row in d.distance_map():
         lines.append("  " + " ".join(f"{v:2d}" if v >= 0 else "--" for v in row))
@@ -90,13 +95,26 @@ def render(d: Defense) -> str:
 
 def main(argv=None, prog="levelforge defense"):
     """Run the defense command line; returns the exit code."""
-    p = argparse.ArgumentParser(prog=prog, description="Tower-defense core: show, probe.")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = ArgumentParser(prog=prog, description="Tower-defense core: show, probe.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     show = sub.add_parser("show", help="print the next wave's forecast, the map, the "
-                                         "distance field and the routes")
+                                       "distance field and the routes",
+                          description="Print the next wave's forecast (and the later "
+                                      "waves'), a scenario's map with both routes to the "
+                                      "beacon (and a legend), the distance field and the "
+                                      "routes as cell lists.")
     show.add_argument("--scenario", help="a scenario .toml/.json (default: lighthouse)")
-    show.add_argument("--seed", type=int, default=0)
-    probe = sub.add_parser("probe", help="run a placement probe, write JSON")
+    show.add_argument("--seed", type=int, default=0,
+                      help="game seed (0); its parity orders the final wave's entrances")
+    probe = sub.add_parser("probe", help="run a placement probe or study, write JSON",
+                           description="The design's probes: 'pairs' simulates wave 1 for "
+                                       "every legal pair of cannons, 'campaign' every "
+                                       "surviving opening through the whole game, 'rescues' "
+                                       "one wall added to the best losing pairs, "
+                                       "'strategies' the four naive policies, "
+                                       "'barrier-timing' one wall before each wave on the "
+                                       "region representatives' plans, 'wave-order' one "
+                                       "opening on two scenarios; the result is JSON.")
     probe.add_argument("kind", choices=PROBES)
     probe.add_argument("--seed", type=int, default=0,
                        help="seed (campaign, strategies and barrier-timing also use seed+1: "

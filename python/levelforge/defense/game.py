@@ -16,6 +16,7 @@ import numpy as np
 
 from ..engine import defense as k
 from ..engine.grid import bfs_distance
+from ..cells import integer_cell
 from ..errors import ConfigError, InvalidMoveError
 from ..seeding import check_seed
 from .pathing import CutWorkspace
@@ -382,10 +383,7 @@ class Defense:
         """
         if kind not in BUILDINGS:
             raise ConfigError(f"kind must be one of {BUILDINGS}, got {kind!r}")
-        for v in (x, y):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-                raise ConfigError(f"coordinates must be integers, got {(x, y)!r}")
-        x, y = int(x), int(y)
+        x, y = integer_cell((x, y), 2, f"{kind} at {(x, y)!r}")
         s, r = self._scenario, self._rules
 
         def err(code, message, entrances=()):

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..seeding import check_seed
+from ..textfile import read_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -265,10 +266,7 @@ class Scenario:
         True
         """
         path = Path(path)
-        try:
-            text = path.read_text("utf-8")
-        except OSError as exc:
-            raise ConfigError(f"cannot read scenario {str(path)!r}: {exc.strerror}") from None
+        text = read_text(path, "scenario ", ConfigError)
         try:
             if path.suffix.lower() == ".toml":
                 data = tomllib.loads(text)

@@ -183,14 +183,20 @@ class Generator:
 _KERNELS_LOADED = False
 
 
-def generate(size, seed, strategy=None, **options):
-    """One symmetry puzzle of ``size`` x ``size`` from ``seed`` (see :class:`Generator`).
+def generate(size: int, seed: int = 0, strategy: "Strategy | str | None" = None, *,
+             rlimit: int = 3_000_000, max_nodes: int = 200_000,
+             required_share: float = 0.3) -> Puzzle:
+    """One symmetry puzzle of ``size`` x ``size`` from ``seed`` (default 0, like every
+    levelforge seed; see :class:`Generator` for the options).
 
+    >>> generate(4).seed
+    0
     >>> p = generate(5, seed=42, strategy="DIAGONAL")
     >>> p.board_b.start == (4 - p.board_a.start[0], p.board_a.start[1])
     True
     """
-    return Generator(size, strategy, **options).generate(seed)
+    return Generator(size, strategy, rlimit=rlimit, max_nodes=max_nodes,
+                     required_share=required_share).generate(seed)
 
 
 class _Run:
