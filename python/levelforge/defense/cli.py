@@ -61,10 +61,11 @@ def render(d: Defense) -> str:
     map with both routes, the distance field and the routes as text.
 
     >>> for line in render(Defense(seed=19)).splitlines()[1:4]:
-    ...     print(line)
+    ...     print(line)  # doctest: +NORMALIZE_WHITESPACE
     next: wave 1 of 3: 10 ships, 8 skiffs + 2 armoured (ships 7, 10); all from A, B waits
     then: wave 2 of 3: 10 ships, 8 skiffs + 2 armoured (ships 3, 7); all from B, A waits
-    then: wave 3 of 3: 12 ships, 8 skiffs + 4 armoured (ships 3, 6, 9, 12); 6 from A, 6 from B, alternating, B first
+    then: wave 3 of 3: 12 ships, 8 skiffs + 4 armoured (ships 3, 6, 9, 12); 6 from A, 6 from B,
+          alternating, B first
     """
     s = d.scenario
     on = {}

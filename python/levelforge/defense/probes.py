@@ -327,8 +327,11 @@ class RescuesResult:
     def line(self) -> str:
         """The figure with its population.
 
-        >>> RescuesResult("x", 0, 800, 90, 6, 3900, 188, 70, (), 1.0).line()
-        'wall rescues: 188 of 3900 one-wall placements on the 90 losing openings with the most kills (6 or more; 800 openings lose wave 1) turn the loss into a survival; 70 of the 90 openings have at least one'
+        >>> print(RescuesResult("x", 0, 800, 90, 6, 3900, 188, 70, (), 1.0).line())
+        ... # doctest: +NORMALIZE_WHITESPACE
+        wall rescues: 188 of 3900 one-wall placements on the 90 losing openings with the most
+        kills (6 or more; 800 openings lose wave 1) turn the loss into a survival; 70 of the
+        90 openings have at least one
         """
         return (f"wall rescues: {self.rescues} of {self.placements} one-wall placements on "
                 f"the {self.examined} losing openings with the most kills ({self.min_kills} "

@@ -87,8 +87,9 @@ class WaveForecast:
     >>> f = Scenario.lighthouse().forecast(3, seed=1)
     >>> f.ships, f.skiffs, f.armoured, f.order
     (12, 8, (3, 6, 9, 12), 'BABABABABABA')
-    >>> print(f.banner())
-    wave 3 of 3: 12 ships, 8 skiffs + 4 armoured (ships 3, 6, 9, 12); 6 from A, 6 from B, alternating, B first
+    >>> print(f.banner())  # doctest: +NORMALIZE_WHITESPACE
+    wave 3 of 3: 12 ships, 8 skiffs + 4 armoured (ships 3, 6, 9, 12); 6 from A, 6 from B,
+    alternating, B first
     """
     wave: int
     waves: int

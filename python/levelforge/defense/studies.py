@@ -275,7 +275,7 @@ class BarrierTimingResult:
             return "no wall loses when placed early and wins when placed before the last wave"
         i, cell, lost = found[0]
         label, plan, _ = self.plans[i]
-        lines = [f"plan {label}: {plan_text(plan)}; wall at {cell}",
+        lines = [f"plan {label}: {plan_text(plan)}; wall at {cell}", "",
                  f"| wall placed | wave {lost} kills / leaks A / leaks B (seed {self.seeds[0]}) "
                  "| " + " | ".join(f"seed {sd}" for sd in self.seeds) + " |",
                  "|---|---|" + "---|" * len(self.seeds)]
