@@ -10,8 +10,8 @@ import pytest
 from levelforge.defense import Defense, frames
 from levelforge.errors import ConfigError, InvalidMoveError
 
-OPENINGS = [(), ((2, 0, "cannon"), (2, 5, "cannon")),
-            ((2, 0, "cannon"), (2, 5, "cannon"), (0, 1, "wall")),
+OPENINGS = [(), ((4, 5, "cannon"), (3, 6, "cannon")),
+            ((4, 5, "cannon"), (3, 6, "cannon"), (3, 1, "wall")),
             ((3, 5, "cannon"), (4, 5, "cannon"))]
 
 

@@ -21,13 +21,13 @@ def test_build_refuse_fight_at_max_speed_and_review_the_record(server, watched):
     wait_state(page, "build")
     banner = page.locator("#forecast .banner").text_content()
     assert Defense(seed=4).forecast().banner() in banner
-    for x, y in ((2, 0), (2, 5)):
+    twin = Defense(seed=4)
+    cannons = [(x, y) for x, y, kind in twin.scenario.plan[0] if kind == "cannon"]
+    for x, y in cannons:
         _place(page, x, y)
         page.wait_for_selector(f'[data-building="{x},{y}"]')
+        twin.place(x, y, "cannon")
     assert page.locator("#material").text_content() == "2"
-    twin = Defense(seed=4)
-    twin.place(2, 0, "cannon")
-    twin.place(2, 5, "cannon")
     sealing = next((x, y) for y in range(9) for x in range(7)
                    if twin.check_placement(x, y, "wall").code == "seals_route")
     reason = twin.check_placement(*sealing, "wall")
@@ -90,7 +90,7 @@ def test_retry_after_a_defeat_restores_the_build(server, watched):
 def _winning_plan(seed):
     """Cannons to build before waves 1, 2 and 3 that hold all three (found by playing)."""
     cells = [(x, y) for y in range(9) for x in range(7)]
-    openings = [((2, 0), (2, 5))] + [(a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
+    openings = [((3, 6), (4, 6))] + [(a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
 
     def holds(d, more):
         for cell in more:

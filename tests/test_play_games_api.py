@@ -111,11 +111,12 @@ def _defense_twin(seed, placements):
 def test_defense_state_shows_every_check_route_and_the_forecast(client):
     answer = client.get("/api/defense/new?seed=4").json()
     gid = answer["game"]
-    for x, y in ((2, 0), (2, 5)):
+    cannons = [b for b in Scenario.lighthouse().plan[0] if b[2] == "cannon"]
+    for x, y, kind in cannons:
         answer = client.post("/api/defense/act", json={"game": gid, "action": "place",
-                                                       "x": x, "y": y, "kind": "cannon"}).json()
+                                                       "x": x, "y": y, "kind": kind}).json()
         assert answer["refused"] is None
-    twin = _defense_twin(4, [(2, 0, "cannon"), (2, 5, "cannon")])
+    twin = _defense_twin(4, cannons)
     for kind in ("cannon", "wall"):
         for y, row in enumerate(answer["checks"][kind]):
             for x, check in enumerate(row):
@@ -124,10 +125,12 @@ def test_defense_state_shows_every_check_route_and_the_forecast(client):
     assert answer["routes"] == {e: [list(c) for c in twin.route(e)] for e in ("A", "B")}
     assert answer["forecast"] == twin.forecast().to_dict()
     assert answer["material"] == twin.material == 2
-    sealing = client.post("/api/defense/act", json={"game": gid, "action": "place", "x": 0,
-                                                    "y": 1, "kind": "wall"}).json()
+    x, y = next((x, y) for y in range(9) for x in range(7)
+                if twin.check_placement(x, y, "wall").code == "seals_route")
+    sealing = client.post("/api/defense/act", json={"game": gid, "action": "place", "x": x,
+                                                    "y": y, "kind": "wall"}).json()
     assert sealing["refused"]["code"] == "seals_route"
-    assert sealing["refused"]["message"] == twin.check_placement(0, 1, "wall").message
+    assert sealing["refused"]["message"] == twin.check_placement(x, y, "wall").message
     assert sealing["material"] == 2 and len(sealing["buildings"]) == 2
 
 

@@ -44,7 +44,7 @@ def _defense():
 
     from .defense import Defense, cut_cells, probe_pairs
     d = Defense(seed=0)
-    d.place(2, 0, "cannon")
+    d.place(*d.legal_cells("cannon")[0], "cannon")
     d.run_wave()
     blocked = np.zeros((5, 5), bool)
     cut_cells(blocked, (4, 4), [(0, 0)])

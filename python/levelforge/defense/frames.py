@@ -8,11 +8,11 @@ cannons with heat, overheat, shots and the ship they aim at, the wave's counters
 last frame of a wave carries the wave's :class:`~levelforge.defense.WaveRecord` figures.
 
 >>> from levelforge.defense import Defense
->>> d = Defense(seed=4); d.place(2, 0, "cannon"); d.place(2, 5, "cannon")
+>>> d = Defense(seed=4); d.place(4, 5, "cannon"); d.place(3, 6, "cannon")
 >>> shown = list(frames(d, step=60))
 >>> last = shown[-1]
 >>> last.status, last.kills, last.leaks_a, len(shown), len(shown[0].ships)
-('won', 9, 1, 31, 1)
+('won', 6, 4, 21, 1)
 """
 from __future__ import annotations
 

@@ -207,9 +207,9 @@ class Defense:
     The seed decides only the order of entrances in the alternating (final) wave.
 
     >>> d = Defense(seed=4)
-    >>> d.place(2, 0, "cannon"); d.place(2, 5, "cannon")
+    >>> d.place(4, 5, "cannon"); d.place(3, 6, "cannon"); d.place(3, 1, "wall")
     >>> d.run_wave().outcome, d.phase, d.material
-    ('won', 'build', 7)
+    ('won', 'build', 5)
     """
 
     def __init__(self, scenario: Scenario | None = None, seed: int = 0):
@@ -341,7 +341,7 @@ class Defense:
 
         >>> d = Defense(); d.place(1, 0, "cannon"); d.start_wave(); _ = d.advance(30)
         >>> [(ship, round(x, 2), round(y, 2)) for ship, x, y in d.targets()]
-        [(1, 0.0, 0.55)]
+        [(1, 0.0, 0.75)]
         """
         if self._phase != FIGHT:
             return tuple(None for _ in range(self._n_cannons))

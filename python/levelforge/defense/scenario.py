@@ -34,6 +34,7 @@ ENTRANCES = ("A", "B")
 KINDS = ("skiff", "armoured")
 BUILDINGS = ("cannon", "wall")
 ENTRY_MODES = ("A", "B", "alternate")
+VARIANTS = ("aab",)  # lighthouse_aab.toml: the design's earlier wave order A -> A -> both
 
 
 @dataclass(frozen=True)
@@ -86,8 +87,9 @@ class WaveForecast:
     >>> f = Scenario.lighthouse().forecast(3, seed=1)
     >>> f.ships, f.skiffs, f.armoured, f.order
     (12, 8, (3, 6, 9, 12), 'BABABABABABA')
-    >>> print(f.banner())
-    wave 3 of 3: 12 ships, 8 skiffs + 4 armoured (ships 3, 6, 9, 12); 6 from A, 6 from B, alternating, B first
+    >>> print(f.banner())  # doctest: +NORMALIZE_WHITESPACE
+    wave 3 of 3: 12 ships, 8 skiffs + 4 armoured (ships 3, 6, 9, 12); 6 from A, 6 from B,
+    alternating, B first
     """
     wave: int
     waves: int
@@ -189,10 +191,37 @@ def _num(d, key, where, positive=True):
     return float(v)
 
 
+def _plan(plan, width, height, waves):
+    """The optional reference plan: per build phase (at most one per wave) a list of
+    ``[x, y, kind]`` buildings. Only the shape is checked here; legality is the game's."""
+    if not isinstance(plan, list) or len(plan) > waves:
+        raise ConfigError(f"scenario field 'plan': expected a list of at most {waves} build "
+                          f"phases, got {plan!r}")
+    out = []
+    for i, phase in enumerate(plan):
+        if not isinstance(phase, list):
+            raise ConfigError(f"scenario field 'plan[{i}]': expected a list of [x, y, kind]")
+        items = []
+        for j, b in enumerate(phase):
+            where = f"plan[{i}][{j}]"
+            if not (isinstance(b, list) and len(b) == 3 and b[2] in BUILDINGS
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in b[:2])):
+                raise ConfigError(f"scenario field {where!r}: expected [x, y, kind] with kind "
+                                  f"one of {', '.join(BUILDINGS)}, got {b!r}")
+            if not (0 <= b[0] < width and 0 <= b[1] < height):
+                raise ConfigError(f"scenario field {where!r}: {tuple(b[:2])} is outside the "
+                                  f"{width}x{height} map")
+            items.append((b[0], b[1], b[2]))
+        out.append(tuple(items))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A validated defense scenario (immutable). Build one with :meth:`lighthouse`,
-    :meth:`load` or :meth:`from_dict`.
+    :meth:`load` or :meth:`from_dict`. ``plan`` is an optional reference plan: the
+    buildings ``(x, y, kind)`` of each build phase (the lighthouse's wins all three waves;
+    the wave-order and barrier-timing probes start from it).
 
     >>> s = Scenario.lighthouse()
     >>> s.beacon, s.entrances["A"], len(s.waves)
@@ -206,16 +235,25 @@ class Scenario:
     cannon: CannonSpec
     waves: tuple
     notes: str = ""
+    plan: tuple = ()
 
     # ----------------------------------------------------------------- loading
     @classmethod
-    def lighthouse(cls) -> "Scenario":
-        """The shipped default scenario (``lighthouse.toml``).
+    def lighthouse(cls, variant: str | None = None) -> "Scenario":
+        """The shipped default scenario (``lighthouse.toml``), or one of its shipped
+        variants (``lighthouse_<variant>.toml``; see :data:`VARIANTS`).
 
-        >>> Scenario.lighthouse().name
-        'lighthouse'
+        >>> Scenario.lighthouse().name, Scenario.lighthouse("aab").waves[1].entrance
+        ('lighthouse', 'A')
         """
-        text = resources.files(__package__).joinpath("lighthouse.toml").read_text("utf-8")
+        if variant is None:
+            name = "lighthouse.toml"
+        elif variant in VARIANTS:
+            name = f"lighthouse_{variant}.toml"
+        else:
+            raise ConfigError(f"unknown lighthouse variant {variant!r}; shipped: "
+                              f"{', '.join(VARIANTS)}")
+        text = resources.files(__package__).joinpath(name).read_text("utf-8")
         return cls.from_dict(tomllib.loads(text))
 
     @classmethod
@@ -256,7 +294,7 @@ class Scenario:
         if not isinstance(d, dict):
             raise ConfigError("a scenario must be a table/object at the top level")
         _known(d, ("name", "notes", "map", "tick_rate", "economy", "enemies", "cannon",
-                   "waves"), "")
+                   "waves", "plan"), "")
         name = _field(d, "name", "")
         if not isinstance(name, str) or not name:
             raise ConfigError("scenario field 'name': expected a non-empty string")
@@ -330,7 +368,9 @@ class Scenario:
         notes = d.get("notes", "")
         if not isinstance(notes, str):
             raise ConfigError("scenario field 'notes': expected a string")
-        s = cls(name, tuple(rows), tick_rate, economy, enemies, cannon, tuple(specs), notes)
+        plan = _plan(d.get("plan", []), width, len(rows), len(specs))
+        s = cls(name, tuple(rows), tick_rate, economy, enemies, cannon, tuple(specs), notes,
+                plan)
         s._check_ticks()
         s._check_routes()
         return s
@@ -454,4 +494,5 @@ class Scenario:
             "cannon": asdict(self.cannon),
             "waves": [{"ships": w.ships, "entrance": w.entrance, "armoured": list(w.armoured),
                        "spawn_interval": w.spawn_interval} for w in self.waves],
+            "plan": [[[x, y, kind] for x, y, kind in phase] for phase in self.plan],
         }
