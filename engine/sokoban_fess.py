@@ -27,13 +27,13 @@ from .sokoban import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HEA
                       UNSOLVABLE, _T_FP_MASK, _T_GEN_SHIFT, _T_NODE_MASK, _child_norm, _entry,
                       _region_min, box_columns, frozen_state, matching_cost, pi_corral)
 
-# slots of ``fctr`` (int64[8]), the feature-space search's own counters
+# slots of ``fctr`` (int64[N_FCOUNTERS]), the feature-space search's own counters
 F_NCELLS = 0   # cells created
 F_CURSOR = 1   # the cell whose turn is next
 F_OPEN = 2     # open states in all cells
 F_FILL = 3     # flood-fill epoch of ``stamp3``
 F_MACROS = 4   # packing macros made
-N_FCOUNTERS = 8
+N_FCOUNTERS = 5
 
 CELL_SLOTS = 1 << 15  # size of the cell table: at most CELL_SLOTS // 2 cells
 _KEY_W = 42  # heap key: weight << 42 | matching cost << 26 | node
@@ -234,14 +234,8 @@ def _regions(blk, floor, width, stamp3, fctr, queue):
 @njit(cache=True, _nrt=False)
 def _features(occ, blk, order, floor, width, stamp3, fctr, queue):
     """The feature key of a state: goals packed in order, then free regions."""
-    if fctr[5] & 1:
-        p = 0
-        for i in range(order.shape[0]):
-            p += occ[order[i]]
-    else:
-        p = _packed(occ, order)
-    return np.int64(p) | (np.int64(_regions(blk, floor, width, stamp3, fctr,
-                                                                queue)) << 8)
+    return np.int64(_packed(occ, order)) | (np.int64(_regions(blk, floor, width, stamp3, fctr,
+                                                              queue)) << 8)
 
 
 # --------------------------------------------------------------------------- packing macro
@@ -422,8 +416,6 @@ def fess_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
         ctr[C_GOAL] = 0
         ctr[C_STATUS] = SOLVED
         return SOLVED
-    if fctr[7] & 1:
-        feat |= np.int64(min(h, 1023) >> 3) << 24
     _cell_push(0, feat, 0, h, ckey, cidx, croot, pkey, pchild, psib, fctr)
     return RUNNING
 
@@ -508,7 +500,6 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
         epoch = ctr[C_FILL]
         flood_fill(blk, width, np.int64(nplayer[u]), stamp, epoch, queue)
         fu = _features(occ, blk, order, floor, width, stamp3, fctr, queue2)
-        hu0 = (pkey[u] >> _KEY_H) & 0xFFFF
         parent_matching(nbox_pool, base, nbox, np.int64(nplayer[u]), compof, n, dist, mw,
                         hway, hminv, hused)
         zmask = pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch,
@@ -556,11 +547,8 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                             else:
                                 fc = _features(occ, blk, order, floor, width, stamp3, fctr,
                                                queue2)
-                                if fctr[7] & 1:
-                                    fc |= np.int64(min(h, 1023) >> 3) << 24
-                                better = (fc & 0xFF) > (fu & 0xFF) or ((fc >> 8) & 0xFFFF) < ((fu >> 8) & 0xFFFF)
-                                if (fctr[6] & 1) and h < hu0:
-                                    better = True
+                                # a push that packs more goals or joins regions is free
+                                better = (fc & 0xFF) > (fu & 0xFF) or (fc >> 8) < (fu >> 8)
                                 j = _store(u, wbox, nbox, norm, bh, b * 4 + d, g1,
                                            wu if better else wu + 1, fc, h, slot,
                                            _entry(tepoch, key, np.int64(0)),
@@ -667,8 +655,6 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
                     status = LIMIT
                 else:
                     fc = _features(occ, blk, order, floor, width, stamp3, fctr, queue2)
-                    if fctr[7] & 1:
-                        fc |= np.int64(min(h, 1023) >> 3) << 24
                     parent = u
                     g = np.int64(ng[u])
                     for q in range(length - 1):  # the pushes on the way

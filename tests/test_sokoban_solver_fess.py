@@ -1,6 +1,8 @@
 """The feature-space search for any solution (``levelforge.sokoban.fess``): its packing
 order against a plain-Python retrograde analysis, its incremental matching against a
 fresh one, its solutions replayed and its ``unsolvable`` verdicts against plain BFS."""
+import subprocess
+import sys
 from collections import deque
 
 import numpy as np
@@ -204,3 +206,16 @@ def test_any_mode_solutions_replay_on_generated_levels():
             assert result.status == "solved" and not result.optimal, seed
             check_replay(made.level, result)
             assert result.pushes >= made.pushes  # the generator's push-optimal length
+
+
+def test_generator_path_never_compiles_the_feature_space_search():
+    """Cold start: generating (and solving push-optimally) leaves every kernel of the
+    feature-space search and of the incremental matching uncompiled."""
+    code = ("from levelforge.sokoban import generate, solve;"
+            "from levelforge.engine import sokoban_fess as f, sokoban_match as m;"
+            "r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8)); solve(r.level);"
+            "print(sorted(n for mod in (f, m) for n, d in vars(mod).items()"
+            " if getattr(d, '__module__', '') == mod.__name__ and getattr(d, 'signatures', 0)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

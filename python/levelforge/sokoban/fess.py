@@ -39,7 +39,6 @@ class FessWorkspace:
             self.bqueue = np.zeros(4 * ws.cells, np.int64)
         if ws.boxes + 1 > getattr(self, "mw", np.zeros(0)).shape[0] // 8:
             self.mw = np.zeros(8 * (ws.boxes + 1), np.int64)
-            self.fctr[_f.F_FILL] = 0
         if ws.nodes != self.nodes:
             keep = min(self.nodes, int(ws.ctr[_k.C_NODES]), ws.nodes)
             arrays = []
@@ -55,6 +54,7 @@ class FessWorkspace:
             self.nodes = ws.nodes
 
     def arrays(self):
+        """The kernels' arguments after the shared workspace's, in their order."""
         return (self.nw, self.pkey, self.pchild, self.psib, self.ckey, self.cidx, self.croot,
                 self.fctr, self.stamp3)
 
@@ -74,7 +74,7 @@ def fess_search(ws, fws, board, box_cells, player, cap, deadline):
     """Run the feature-space search: ``(status, nodes, expanded)`` with the kernels'
     status codes (LIMIT also when ``deadline`` passed); the solved state is the
     workspace's goal node."""
-    walls, width = board[0], board[5]
+    walls = board[0]
     fws.sync()
     order = packing_order(board, ws, fws)
     floor = np.flatnonzero(walls == 0).astype(np.int32)

@@ -435,7 +435,8 @@ def solve(level, max_nodes=DEFAULT_MAX_NODES, time_limit=None, optimal=True):
 
     With ``optimal=False`` the same states, heuristic and pruning serve a search for any
     solution (:mod:`levelforge.sokoban.packing`): goals filled one at a time in a
-    planned packing order, then weighted A* over the whole level, then A*. The
+    planned packing order, then a feature-space search (:mod:`levelforge.sokoban.fess`)
+    over the whole level, then (only at its node cap) weighted A* and A*. The
     solution replays to solved; it is marked ``optimal=False`` (its push count is an
     upper bound) unless A* found it. ``unsolvable`` is still a proof. Uses a shared
     :class:`Solver` workspace; use your own :class:`Solver` per thread.
