@@ -216,11 +216,13 @@ class Game:
         return True
 
     def chord(self, cell):
-        """Open every closed unflagged neighbour of an open number whose flags equal it.
+        """Open the closed unflagged neighbours of an open number whose flags equal it.
 
-        Returns the number of cells opened (a wrong flag can make this lose the game).
-        Raises :class:`~levelforge.InvalidMoveError` when the cell is not open or the
-        number of flagged neighbours differs from its number.
+        Only neighbours that are selectable when the chord is made are opened (the
+        surface rule holds for chords as for :meth:`open`); a 0 among them then opens
+        its 26 neighbours as usual. Returns the number of cells opened (a wrong flag can
+        make this lose the game). Raises :class:`~levelforge.InvalidMoveError` when the
+        cell is not open or the number of flagged neighbours differs from its number.
         """
         what = "chord"
         self._check_running(what)
@@ -233,7 +235,7 @@ class Game:
         if flagged != self._numbers[c]:
             raise InvalidMoveError(f"{what}: cell {self._cell(c)} shows {self._numbers[c]} "
                                    f"but has {flagged} flagged neighbours")
-        closed = nbs[self._state[nbs] == K.CLOSED]
+        closed = nbs[(self._state[nbs] == K.CLOSED) & (self._selectable()[nbs] != 0)]
         self._queue[:closed.size] = closed
         opened = K.open_cascade(self._queue, closed.size, self._mine, self._numbers,
                                 self._state, self._nb26)
