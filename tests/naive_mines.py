@@ -191,3 +191,59 @@ def weighted_enumeration(sizes, rows):
 def constraints(state, nums, w, h, d):
     """The constraints of a position: [(sorted flat cells, count)] (rows with cells)."""
     return [(sorted(cs), cnt) for cs, cnt in _constraints(state, nums, w, h, d) if cs]
+
+
+def certain_cells_sat(state, nums, remaining, w, h, d, use_count=False):
+    """Every cell the constraints prove, decided by Z3 (an oracle independent of the kernels).
+
+    Plain mode (``use_count=False``) uses the global count only when ``remaining`` is 0
+    or equals the closed cells, like the assistant; with ``use_count`` the frontier and
+    the ``u`` closed cells off it hold exactly ``remaining`` mines. Returns flat
+    ``(safe, mines)`` sets, or None on a contradiction.
+    """
+    import z3
+    closed = [i for i, s in enumerate(state) if s == CLOSED]
+    if remaining < 0 or remaining > len(closed):
+        return None
+    cons = _constraints(state, nums, w, h, d)
+    frontier = sorted({j for cs, _ in cons for j in cs})
+    rest = sorted(set(closed) - set(frontier))
+    solver = z3.Solver()
+    var = {c: z3.Int(f"c{c}") for c in frontier}
+    for v in var.values():
+        solver.add(v >= 0, v <= 1)
+    for cs, cnt in cons:
+        solver.add(z3.Sum([var[j] for j in cs] + [z3.IntVal(0)]) == cnt)
+    off = z3.Int("off")
+    count_rule = use_count or remaining in (0, len(closed))
+    if count_rule:
+        solver.add(off >= 0, off <= len(rest),
+                   z3.Sum(list(var.values()) + [z3.IntVal(0)]) + off == remaining)
+    if solver.check() != z3.sat:
+        return None
+    seen = {c: set() for c in frontier}
+
+    def record(model):
+        for c in frontier:
+            seen[c].add(model.eval(var[c], model_completion=True).as_long())
+
+    record(solver.model())
+    for c in frontier:
+        for value in (0, 1):
+            if value in seen[c]:
+                continue
+            solver.push()
+            solver.add(var[c] == value)
+            if solver.check() == z3.sat:
+                record(solver.model())
+            solver.pop()
+    safe = {c for c in frontier if seen[c] == {0}}
+    mines = {c for c in frontier if seen[c] == {1}}
+    if count_rule and rest:
+        for test, cells, target in ((off > 0, rest, safe), (off < len(rest), rest, mines)):
+            solver.push()
+            solver.add(test)
+            if solver.check() != z3.sat:
+                target |= set(cells)
+            solver.pop()
+    return safe, mines
