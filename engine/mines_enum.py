@@ -52,6 +52,7 @@ N_RES = 6
 # analysis outcome (res[R_CODE] when >= 0)
 A_OK = 0
 A_CONTRADICTION = 1
+A_REDUCED = 2
 
 _FNV_OFFSET = np.uint64(14695981039346656037)
 _FNV_PRIME = np.uint64(1099511628211)
@@ -615,25 +616,17 @@ def global_combine(k, comp_final, st, fp, r, u, gw, gb, qoff, out):
 
 
 @njit(cache=True)
-def _region(iw, n, i, count=1):
-    o = 4 * 26 * n + i * (n + 2)
-    return iw[o:o + count * (n + 2)]
+def solve_known(state, numbers, nb26, known, prob, exact, merge, max_groups, max_nodes,
+                remaining, reduce_first, res, iw, u8, fw, st, ed, keys, ht, ep, fp, bq, bf,
+                gw, gb, binom):
+    """Prove what the open numbers allow, given ``known`` (updated in place).
 
-
-@njit(cache=True)
-def analyze_position(state, numbers, nb26, params, known, prob, res, cells_out, iw, u8, fw,
-                     st, ed, keys, ht, fp, bq, bf, gw, gb, binom):
-    """The assistant's analysis of a public position, in one call.
-
-    ``state``/``numbers`` are the flat public arrays; ``params`` holds the remaining mine
-    count (mines minus flags), exact mode, whether interchangeable cells merge into
-    groups, the caps (groups per component, states per component) and the hash epoch.
-    Writes ``known`` (SAFE / MINE / UNKNOWN per cell; flags are MINE), ``prob`` (exact
-    mode: the mine probability of every closed cell, NaN elsewhere or when a component
-    was skipped) and ``cells_out`` (the closed cells proved safe, then those proved
-    mines, each in index order). ``res`` gets the outcome (``A_OK``, ``A_CONTRADICTION``
-    or a ``NEED_*`` code: grow that array and call again), the components, those
-    skipped over a cap, the states visited and the counts of safe cells and mines.
+    Rows come from the open cells over their neighbours not known yet; they are reduced
+    (single numbers, subsets), split into components and counted. In exact mode the
+    components are combined with ``remaining`` mines (known closed mines included) and
+    ``prob`` gets every closed cell's mine probability (NaN when a component was
+    skipped). With ``reduce_first`` the counting is left out when the reduction alone
+    proved a cell (``res[R_CODE] = A_REDUCED``). ``res`` as in :func:`analyze_position`.
     """
     n = state.shape[0]
     m26 = 26 * n
@@ -641,38 +634,40 @@ def analyze_position(state, numbers, nb26, params, known, prob, res, cells_out, 
     inc_list = iw[m26:2 * m26]
     c_grp = iw[2 * m26:3 * m26]
     g_con = iw[3 * m26:4 * m26]
-    con_len = _region(iw, n, 0)
-    con_cnt = _region(iw, n, 1)
-    inc_ptr = _region(iw, n, 2)
-    parent = _region(iw, n, 3)
-    gcell = _region(iw, n, 4)[:n]
-    comp_gptr = _region(iw, n, 5)
-    comp_kptr = _region(iw, n, 6)
-    comp_cons = _region(iw, n, 7)
-    grp_cptr = _region(iw, n, 8)
-    grp_cells = _region(iw, n, 9)
-    grp_size = _region(iw, n, 10)
-    stamp = _region(iw, n, 11)
-    work = _region(iw, n, 12)
-    work2 = _region(iw, n, 13)
-    work3 = _region(iw, n, 14)
-    c_ptr = _region(iw, n, 15)
-    g_ptr = _region(iw, n, 16)
-    order_all = _region(iw, n, 17)
-    alt = _region(iw, n, 18)
-    pos = _region(iw, n, 19)
-    last = _region(iw, n, 20)
-    rem = _region(iw, n, 21)
-    slot = _region(iw, n, 22)
-    open_a = _region(iw, n, 23)
-    open_b = _region(iw, n, 24)
-    src = _region(iw, n, 25)
-    addg = _region(iw, n, 26)
-    keybuf = _region(iw, n, 27)
-    comp_final = _region(iw, n, 28)
-    ccnt = _region(iw, n, 29)
-    cstat = _region(iw, n, 30)
-    lay_all = _region(iw, n, 31, 3)
+    base = 4 * m26
+    stride = n + 2
+    con_len = iw[base + 0 * stride:base + 1 * stride]
+    con_cnt = iw[base + 1 * stride:base + 2 * stride]
+    inc_ptr = iw[base + 2 * stride:base + 3 * stride]
+    parent = iw[base + 3 * stride:base + 4 * stride]
+    gcell = iw[base + 4 * stride:base + 5 * stride][:n]
+    comp_gptr = iw[base + 5 * stride:base + 6 * stride]
+    comp_kptr = iw[base + 6 * stride:base + 7 * stride]
+    comp_cons = iw[base + 7 * stride:base + 8 * stride]
+    grp_cptr = iw[base + 8 * stride:base + 9 * stride]
+    grp_cells = iw[base + 9 * stride:base + 10 * stride]
+    grp_size = iw[base + 10 * stride:base + 11 * stride]
+    stamp = iw[base + 11 * stride:base + 12 * stride]
+    work = iw[base + 12 * stride:base + 13 * stride]
+    work2 = iw[base + 13 * stride:base + 14 * stride]
+    work3 = iw[base + 14 * stride:base + 15 * stride]
+    c_ptr = iw[base + 15 * stride:base + 16 * stride]
+    g_ptr = iw[base + 16 * stride:base + 17 * stride]
+    order_all = iw[base + 17 * stride:base + 18 * stride]
+    alt = iw[base + 18 * stride:base + 19 * stride]
+    pos = iw[base + 19 * stride:base + 20 * stride]
+    last = iw[base + 20 * stride:base + 21 * stride]
+    rem = iw[base + 21 * stride:base + 22 * stride]
+    slot = iw[base + 22 * stride:base + 23 * stride]
+    open_a = iw[base + 23 * stride:base + 24 * stride]
+    open_b = iw[base + 24 * stride:base + 25 * stride]
+    src = iw[base + 25 * stride:base + 26 * stride]
+    addg = iw[base + 26 * stride:base + 27 * stride]
+    keybuf = iw[base + 27 * stride:base + 28 * stride]
+    comp_final = iw[base + 28 * stride:base + 29 * stride]
+    ccnt = iw[base + 29 * stride:base + 30 * stride]
+    cstat = iw[base + 30 * stride:base + 31 * stride]
+    lay_all = iw[base + 31 * stride:base + 34 * stride]
     con_alive = u8[0:n + 2]
     hm = u8[n + 2:2 * (n + 2)]
     hs = u8[2 * (n + 2):3 * (n + 2)]
@@ -682,40 +677,31 @@ def analyze_position(state, numbers, nb26, params, known, prob, res, cells_out, 
     ones = fw[2 * (n + 2):3 * (n + 2)]
     out2 = fw[3 * (n + 2):3 * (n + 2) + 2]
     qoff = work3
-    ep = params[P_EPOCH:P_EPOCH + 1]
     chk = np.empty((27, 3), np.int64)
     top = np.zeros(4, np.int64)
     for i in range(N_RES):
         res[i] = 0
-    remaining = params[P_REMAINING]
-    exact = params[P_EXACT] != 0
-    max_groups = params[P_MAX_GROUPS]
-    max_nodes = params[P_MAX_NODES]
-    n_closed = 0
-    for c in range(n):
-        s = state[c]
-        known[c] = MINE if s == FLAGGED else UNKNOWN
-        prob[c] = np.nan
-        if s == CLOSED:
-            n_closed += 1
-    if remaining < 0 or remaining > n_closed:
-        res[R_CODE] = A_CONTRADICTION
-        return
-    if remaining == 0 or remaining == n_closed:
-        mark = SAFE if remaining == 0 else MINE
-        for c in range(n):
-            if state[c] == CLOSED:
-                known[c] = mark
     n_con = build_constraints(state, numbers, known, nb26, con_cells, con_len, con_cnt,
                               con_alive)
+    unknown_before = 0
+    if reduce_first:
+        for c in range(n):
+            if known[c] == UNKNOWN:
+                unknown_before += 1
     if n_con < 0 or reduce_constraints(n_con, con_cells, con_len, con_cnt, con_alive, known,
                                        inc_ptr, inc_list) < 0:
         res[R_CODE] = A_CONTRADICTION
         return
-    n_comps, _ = split_components(n_con, con_cells, con_len, con_alive, params[P_MERGE] != 0,
-                                  parent, gcell, comp_gptr, comp_kptr, comp_cons, grp_cptr,
-                                  grp_cells, grp_size, inc_ptr, inc_list, stamp, work,
-                                  work2, work3)
+    if reduce_first:
+        for c in range(n):
+            if known[c] == UNKNOWN:
+                unknown_before -= 1
+        if unknown_before > 0:
+            res[R_CODE] = A_REDUCED
+            return
+    n_comps, _ = split_components(n_con, con_cells, con_len, con_alive, merge, parent, gcell,
+                                  comp_gptr, comp_kptr, comp_cons, grp_cptr, grp_cells,
+                                  grp_size, inc_ptr, inc_list, stamp, work, work2, work3)
     res[R_COMPS] = n_comps
     for i in range(n + 2):
         stamp[i] = -1
@@ -810,16 +796,61 @@ def analyze_position(state, numbers, nb26, params, known, prob, res, cells_out, 
                 c = grp_cells[q2]
                 known[c] = mark
                 prob[c] = p
+    if use_global:
+        for c in range(n):
+            if state[c] == CLOSED:
+                if known[c] == SAFE:
+                    prob[c] = 0.0
+                elif known[c] == MINE:
+                    prob[c] = 1.0
+    res[R_CODE] = A_OK
+
+
+@njit(cache=True)
+def analyze_position(state, numbers, nb26, params, known, prob, res, cells_out, iw, u8, fw,
+                     st, ed, keys, ht, fp, bq, bf, gw, gb, binom):
+    """The assistant's analysis of a public position, in one call.
+
+    ``state``/``numbers`` are the flat public arrays; ``params`` holds the remaining mine
+    count (mines minus flags), exact mode, whether interchangeable cells merge into
+    groups, the caps (groups per component, states per component) and the hash epoch.
+    The count is used when it is 0 or equals the closed cells, and in exact mode.
+    Writes ``known`` (SAFE / MINE / UNKNOWN per cell; flags are MINE), ``prob`` (exact
+    mode: the mine probability of every closed cell, NaN elsewhere or when a component
+    was skipped) and ``cells_out`` (the closed cells proved safe, then those proved
+    mines, each in index order). ``res`` gets the outcome (``A_OK``, ``A_CONTRADICTION``
+    or a ``NEED_*`` code: grow that array and call again), the components, those
+    skipped over a cap, the states visited and the counts of safe cells and mines.
+    """
+    n = state.shape[0]
+    for i in range(N_RES):
+        res[i] = 0
+    remaining = params[P_REMAINING]
+    n_closed = 0
+    for c in range(n):
+        s = state[c]
+        known[c] = MINE if s == FLAGGED else UNKNOWN
+        prob[c] = np.nan
+        if s == CLOSED:
+            n_closed += 1
+    if remaining < 0 or remaining > n_closed:
+        res[R_CODE] = A_CONTRADICTION
+        return
+    if remaining == 0 or remaining == n_closed:
+        mark = SAFE if remaining == 0 else MINE
+        for c in range(n):
+            if state[c] == CLOSED:
+                known[c] = mark
+    solve_known(state, numbers, nb26, known, prob, params[P_EXACT] != 0, params[P_MERGE] != 0,
+                params[P_MAX_GROUPS], params[P_MAX_NODES], remaining, False, res, iw, u8, fw,
+                st, ed, keys, ht, params[P_EPOCH:P_EPOCH + 1], fp, bq, bf, gw, gb, binom)
+    if res[R_CODE] != A_OK:
+        return
     ns = 0
     for c in range(n):
-        if state[c] == CLOSED:
-            if known[c] == SAFE:
-                cells_out[ns] = c
-                ns += 1
-                if use_global:
-                    prob[c] = 0.0
-            elif known[c] == MINE and use_global:
-                prob[c] = 1.0
+        if state[c] == CLOSED and known[c] == SAFE:
+            cells_out[ns] = c
+            ns += 1
     nm = 0
     for c in range(n):
         if state[c] == CLOSED and known[c] == MINE:
@@ -827,4 +858,3 @@ def analyze_position(state, numbers, nb26, params, known, prob, res, cells_out, 
             nm += 1
     res[R_SAFE] = ns
     res[R_MINES] = nm
-    res[R_CODE] = A_OK

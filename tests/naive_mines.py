@@ -247,3 +247,79 @@ def certain_cells_sat(state, nums, remaining, w, h, d, use_count=False):
                 target |= set(cells)
             solver.pop()
     return safe, mines
+
+
+def board_figures(mines, w, h, d):
+    """``(3BV, openings)``: regions of zeros joined by the 26 neighbourhood, and the safe
+    cells no zero touches, each one more click."""
+    nums = numbers(mines, w, h, d)
+    zeros = {c for c in cells(w, h, d) if c not in mines and nums[flat(c, w, h)] == 0}
+    seen, covered, openings = set(), set(), 0
+    for z in zeros:
+        if z in seen:
+            continue
+        openings += 1
+        seen.add(z)
+        todo = [z]
+        while todo:
+            c = todo.pop()
+            covered.add(c)
+            for nb in neighbours(c, w, h, d):
+                covered.add(nb)
+                if nb in zeros and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+    lone = [c for c in cells(w, h, d) if c not in mines and c not in covered]
+    return openings + len(lone), openings
+
+
+def single_number_play(mines, start, w, h, d):
+    """Whether a player using single numbers only (and the surface rule) clears the board
+    from the open ``start``: a number whose unknown neighbours are all mines or all safe
+    settles them; proved cells are opened or flagged once selectable."""
+    all_cells = cells(w, h, d)
+    n = len(all_cells)
+    nb26 = [[flat(nb, w, h) for nb in neighbours(c, w, h, d)] for c in all_cells]
+    nb6 = [[flat(nb, w, h) for nb in neighbours(c, w, h, d, diagonal=False)] for c in all_cells]
+    edge = [on_boundary(c, w, h, d) for c in all_cells]
+    mine = [c in mines for c in all_cells]
+    nums = [sum(mine[j] for j in nb26[i]) for i in range(n)]
+    state = [CLOSED] * n
+    known = {}
+
+    def open_from(i):                          # the cascade of a click on safe cell i
+        todo = [i]
+        state[i] = OPEN
+        while todo:
+            c = todo.pop()
+            if nums[c] == 0:
+                for j in nb26[c]:
+                    if state[j] == CLOSED:
+                        state[j] = OPEN
+                        todo.append(j)
+
+    open_from(flat(start, w, h))
+    while True:
+        progress = False
+        for i in range(n):
+            if state[i] != OPEN:
+                continue
+            nbs = [j for j in nb26[i] if state[j] != OPEN]
+            unknown = [j for j in nbs if j not in known]
+            need = nums[i] - sum(known.get(j) == "mine" for j in nbs)
+            if unknown and need in (0, len(unknown)):
+                for j in unknown:
+                    known[j] = "safe" if need == 0 else "mine"
+                progress = True
+        for i, what in list(known.items()):
+            if state[i] != CLOSED or not (edge[i] or any(state[j] != CLOSED for j in nb6[i])):
+                continue
+            if what == "safe":
+                open_from(i)
+            else:
+                state[i] = FLAGGED
+            progress = True
+        if state.count(OPEN) == n - len(mines):
+            return True
+        if not progress:
+            return False

@@ -15,6 +15,7 @@ from levelforge.errors import ConfigError, InvalidMoveError
 from levelforge.seeding import check_seed, kernel_seed
 from levelforge.timing import now_ns
 
+from .noguess import check_no_guess, generate, rate
 from .observation import PublicObservation
 
 MAX_SIDE = 32
@@ -94,8 +95,10 @@ PRESETS = {
 class Game:
     """One game of 3D minesweeper (depth 1 is classic 2D minesweeper).
 
-    ``level`` is a :class:`Level`, a preset name or ``WxHxD-M``; ``seed`` with the level
-    and the first opened cell fixes the minefield.
+    ``level`` is a :class:`Level`, a preset name or ``WxHxD-M``; ``seed`` with the level,
+    the first opened cell and ``no_guess`` fixes the minefield. With ``no_guess=True``
+    the mines are placed so that certain moves win from the first open (``"easy"``:
+    with single numbers alone); see :mod:`levelforge.mines.noguess`.
 
     >>> game = Game("easy", seed=7)
     >>> game.open((0, 0, 0)) > 0        # the first number is always 0: a cascade
@@ -107,9 +110,12 @@ class Game:
     True
     """
 
-    def __init__(self, level="normal", seed=0):
+    def __init__(self, level="normal", seed=0, no_guess=False):
         self.level = Level.parse(level)
         self.seed = check_seed(seed)
+        self.no_guess = check_no_guess(no_guess)
+        self.generation = None
+        self._rating = None
         lv = self.level
         self._nb26, self._nb6, self._boundary = K.board_tables(lv.width, lv.height, lv.depth)
         n = lv.cells
@@ -244,8 +250,14 @@ class Game:
     def _place(self, start):
         lv = self.level
         rng = np.array([kernel_seed(self.seed)], np.uint64)
-        K.place_mines(self._nb26, start, lv.mines, rng, self._mine, self._queue)
-        K.compute_numbers(self._mine, self._nb26, self._numbers)
+        if self.no_guess:
+            mine, numbers, self.generation, self._rating = generate(lv, start, rng,
+                                                                    self.no_guess)
+            self._mine[:] = mine
+            self._numbers[:] = numbers
+        else:
+            K.place_mines(self._nb26, start, lv.mines, rng, self._mine, self._queue)
+            K.compute_numbers(self._mine, self._nb26, self._numbers)
         self.start = self._cell(start)
         self.status = "playing"
         self._t0 = now_ns()
@@ -273,6 +285,23 @@ class Game:
             status=self.status,
         )
 
+    def rating(self):
+        """The :class:`~levelforge.mines.noguess.BoardRating` of this board (3BV, openings,
+        whether and how certain moves win from the first open), once mines are placed.
+
+        >>> game = Game("easy", seed=4)
+        >>> _ = game.open((2, 2, 0))
+        >>> game.rating().bbbv >= 1
+        True
+        """
+        if self.start is None:
+            raise InvalidMoveError("rating: open the first cell first (it places the mines)")
+        if self._rating is None:
+            x, y, z = self.start
+            start = (z * self.level.height + y) * self.level.width + x
+            self._rating = rate(self.level, self._mine, self._numbers, start)
+        return self._rating
+
     def minefield(self):
         """The mines as a bool array ``[z, y, x]``, only once the game is over.
 
@@ -284,11 +313,15 @@ class Game:
         return self._mine.reshape(lv.depth, lv.height, lv.width).astype(bool)
 
     def share_code(self):
-        """``seed=S&level=L&start=x,y,z``: rebuilds this minefield (after the first open)."""
+        """``seed=S&level=L&start=x,y,z`` (and ``&no_guess=1`` or ``=easy``): rebuilds this
+        minefield (after the first open)."""
         if self.start is None:
             raise InvalidMoveError("share_code: open the first cell first (it fixes the mines)")
         x, y, z = self.start
-        return f"seed={self.seed}&level={self.level.name}&start={x},{y},{z}"
+        code = f"seed={self.seed}&level={self.level.name}&start={x},{y},{z}"
+        if self.no_guess:
+            code += "&no_guess=" + ("easy" if self.no_guess == "easy" else "1")
+        return code
 
     @classmethod
     def from_share_code(cls, code):
@@ -310,7 +343,11 @@ class Game:
             raise ConfigError(f"share code {code!r}: seed and start must be integers") from None
         if len(start) != 3:
             raise ConfigError(f"share code {code!r}: start must be x,y,z")
-        game = cls(q["level"][0], seed)
+        no_guess = q.get("no_guess", ["0"])[0]
+        try:
+            game = cls(q["level"][0], seed, no_guess)
+        except ConfigError as exc:
+            raise ConfigError(f"share code {code!r}: {exc}") from None
         try:
             game.open(start)
         except InvalidMoveError as exc:
@@ -318,5 +355,6 @@ class Game:
         return game
 
     def __repr__(self):
-        return (f"Game(level={self.level.name!r}, seed={self.seed}, status={self.status!r}, "
+        ng = f", no_guess={self.no_guess!r}" if self.no_guess else ""
+        return (f"Game(level={self.level.name!r}, seed={self.seed}{ng}, status={self.status!r}, "
                 f"opened={self.opened}, flags={self.flags})")
