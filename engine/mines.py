@@ -355,12 +355,12 @@ def split_components(n_con, con_cells, con_len, con_alive, merge_groups,
     for k in range(n_con):
         if con_alive[k] == 0:
             continue
-        r0 = _find(parent, con_cells[k, 0])
+        r0 = _find(parent, np.int64(con_cells[k, 0]))
         stamp[con_cells[k, 0]] = 1
         for i in range(1, con_len[k]):
             c = con_cells[k, i]
             stamp[c] = 1
-            r = _find(parent, c)
+            r = _find(parent, np.int64(c))
             if r != r0:
                 if r < r0:
                     parent[r0] = r

@@ -41,9 +41,12 @@ NEED_CODES = (NEED_STATES, NEED_EDGES, NEED_KEYS, NEED_HASH, NEED_WEIGHTS, NEED_
 # exact mode counts components of up to this many cells (weights stay below 2**1000)
 MAX_EXACT_CELLS = 900
 
-# params of analyze_position (P_EPOCH is the hash table's stamp, kept from call to call)
-P_REMAINING, P_EXACT, P_MERGE, P_MAX_GROUPS, P_MAX_NODES, P_EPOCH = 0, 1, 2, 3, 4, 5
-N_PARAMS = 6
+# params of analyze_position (P_EPOCH is the hash table's stamp, kept from call to call;
+# P_REDUCE_FIRST: stop before counting when the reduction proved a cell; P_PUBLIC: the
+# position is a public observation, see analyze_position)
+(P_REMAINING, P_EXACT, P_MERGE, P_MAX_GROUPS, P_MAX_NODES, P_EPOCH, P_REDUCE_FIRST,
+ P_PUBLIC) = range(8)
+N_PARAMS = 8
 
 # res of analyze_position
 R_CODE, R_COMPS, R_SKIPPED, R_NODES, R_SAFE, R_MINES = 0, 1, 2, 3, 4, 5
@@ -58,12 +61,12 @@ _FNV_OFFSET = np.uint64(14695981039346656037)
 _FNV_PRIME = np.uint64(1099511628211)
 
 
-N_REGIONS = 34      # int32 regions of n + 2 after the four of 26 n (lay_ptr takes 3)
+N_REGIONS = 34      # int32 rows of n + 2 (the last three hold the layers of every component)
 
 
-def int_work_size(n):
-    """Length of the int32 work array of :func:`analyze_position` for ``n`` cells."""
-    return 4 * 26 * n + N_REGIONS * (n + 2)
+def int_work_shapes(n):
+    """Shapes of the two int32 work arrays of :func:`analyze_position` for ``n`` cells."""
+    return (4, 26 * n), (N_REGIONS, n + 2)
 
 
 def byte_work_size(n):
@@ -173,11 +176,11 @@ def _order_width(ng, nk, c_ptr, c_grp, order, pos, last):
 def choose_order(ng, nk, c_ptr, c_grp, g_ptr, g_con, order, alt, pos, last):
     """A breadth-first order of the groups: from group 0 or from the last group that
     order reaches (a pseudo-peripheral start), whichever leaves fewer open rows."""
-    bfs_order(ng, 0, c_ptr, c_grp, g_ptr, g_con, order, pos)
+    bfs_order(ng, np.int64(0), c_ptr, c_grp, g_ptr, g_con, order, pos)
     if ng < 3:
         return
     cost = _order_width(ng, nk, c_ptr, c_grp, order, pos, last)
-    bfs_order(ng, order[ng - 1], c_ptr, c_grp, g_ptr, g_con, alt, pos)
+    bfs_order(ng, np.int64(order[ng - 1]), c_ptr, c_grp, g_ptr, g_con, alt, pos)
     if _order_width(ng, nk, c_ptr, c_grp, alt, pos, last) < cost:
         for i in range(ng):
             order[i] = alt[i]
@@ -452,222 +455,205 @@ def _log_choose(n, k):
 
 
 @njit(cache=True)
+def _mix(gw, gb, a, alen, b, blen, c, clen, sign):
+    """``gw[c + x] = sum_i gw[a + i] * gw[b + x + sign * i]`` for ``x < clen`` (terms
+    outside ``b``'s ``blen`` entries left out), scaled to a largest value of 1; ``gb``
+    gets whether some term is admissible on both sides."""
+    top = 0.0
+    for x in range(clen):
+        acc = 0.0
+        ok = 0
+        for i in range(alen):
+            j = x + sign * i
+            if j >= 0 and j < blen:
+                acc += gw[a + i] * gw[b + j]
+                if gb[a + i] != 0 and gb[b + j] != 0:
+                    ok = 1
+        gw[c + x] = acc
+        gb[c + x] = ok
+        if acc > top:
+            top = acc
+    if top > 0.0:
+        for x in range(clen):
+            gw[c + x] /= top
+
+
+@njit(cache=True)
 def global_combine(k, comp_final, st, fp, r, u, gw, gb, qoff, out):
     """Combine ``k`` enumerated components with the global mine count.
 
     Component ``c``'s totals are ``fp`` over its final state's range ``[lo_c, hi_c]``;
-    ``r`` mines are left for the components and the ``u`` cells off the frontier. Writes
-    each component's weight and admissibility per total to ``gw``/``gb`` at ``qoff[c]``
-    (``span_c + 1`` entries). ``out`` gets the off-frontier mine probability (NaN when
-    ``u == 0``) and ``out[1]`` = 1 when those cells are all safe, 2 all mines, 0 neither.
-    Returns 1, 0 when no total is admissible (a contradiction), or ``NEED_GLOBAL``.
+    ``r`` mines are left for the components and the ``u`` cells off the frontier. With
+    ``t_c`` the totals, the prefix products ``P_c = t_0 * ... * t_{c-1}`` and the suffix
+    products folded with the off-frontier binomials ``Y_c``, component ``c``'s weight of
+    total ``lo_c + i`` is ``q_c[i] = sum_a P_c[a] Y_{c+1}[a + i]``, written with its
+    admissibility to ``gw``/``gb`` at ``qoff[c]``. Every array is scaled on the way (the
+    factors cancel within a component) and admissibility is kept apart, exactly.
+    ``out`` gets the off-frontier mine probability (NaN when ``u == 0``) and ``out[1]`` =
+    1 when those cells are all safe, 2 all mines, 0 neither. Returns 1, 0 when no total
+    is admissible (a contradiction), or ``NEED_GLOBAL``.
     """
     lsum = 0
     s_all = 0
     for c in range(k):
-        f = comp_final[c]
-        lsum += st[f, LO]
-        s_all += st[f, HI] - st[f, LO]
-    # layout: Y_c at yoff (pre_c + 1 each, c = 0..k), q per component, two P buffers
-    need = 0
-    pre = 0
-    for c in range(k + 1):
-        need += pre + 1
-        if c < k:
-            f = comp_final[c]
-            pre += st[f, HI] - st[f, LO]
-    yend = need
-    for c in range(k):
-        f = comp_final[c]
-        qoff[c] = need
-        need += st[f, HI] - st[f, LO] + 1
+        lsum += st[comp_final[c], LO]
+        s_all += st[comp_final[c], HI] - st[comp_final[c], LO]
+    # layout: t_c (span_c + 1 each), then Y_c (pre_c + 1, c = 0..k), q_c, P_c, P_{c+1}
+    need = s_all + k
+    ybase = need
+    need += (k + 1) * (s_all + 1)
+    qbase = need
+    need += s_all + k
     pa = need
-    pb = need + s_all + 1
-    need = pb + s_all + 1
+    need += 2 * (s_all + 1)
     if need > gw.shape[0]:
         return NEED_GLOBAL
-    # Y_k: binomial of the off-frontier cells, scaled by its largest admissible value
-    y0 = yend - (s_all + 1)
+    o = 0
+    for c in range(k):
+        f = comp_final[c]
+        qoff[c] = o                    # t_c here for now, q_c at qbase + o later
+        span = st[f, HI] - st[f, LO] + 1
+        fo = st[f, FOFF]
+        top = 0.0
+        for b in range(span):
+            if fp[fo + b] > top:
+                top = fp[fo + b]
+        for b in range(span):
+            gw[o + b] = fp[fo + b] / top
+            gb[o + b] = fp[fo + b] > 0.0
+        o += span
+    # Y_k: binomials of the off-frontier cells, scaled by the largest admissible one
+    yk = ybase + k * (s_all + 1)
     shift = -1e300
     for x in range(s_all + 1):
         y = r - lsum - x
-        if 0 <= y <= u:
-            lc = _log_choose(u, y)
-            if lc > shift:
-                shift = lc
+        if y >= 0 and y <= u and _log_choose(u, y) > shift:
+            shift = _log_choose(u, y)
     for x in range(s_all + 1):
         y = r - lsum - x
-        if 0 <= y <= u:
-            gw[y0 + x] = math.exp(_log_choose(u, y) - shift)
-            gb[y0 + x] = 1
-        else:
-            gw[y0 + x] = 0.0
-            gb[y0 + x] = 0
-    # Y_c[x] = sum_b t_c[b] Y_{c+1}[x + b], x <= pre_c; normalised
-    ynext = y0
-    pre_c = s_all
+        gw[yk + x] = 0.0
+        gb[yk + x] = 0
+        if y >= 0 and y <= u:
+            gw[yk + x] = math.exp(_log_choose(u, y) - shift)
+            gb[yk + x] = 1
+    pre = s_all
     for c in range(k - 1, -1, -1):
-        f = comp_final[c]
-        fo = st[f, FOFF]
-        span = st[f, HI] - st[f, LO]
-        tmax = 0.0
-        for b in range(span + 1):
-            if fp[fo + b] > tmax:
-                tmax = fp[fo + b]
-        pre_c -= span           # the spans of the components before c
-        ycur = ynext - (pre_c + 1)
-        ymax = 0.0
-        for x in range(pre_c + 1):
-            acc = 0.0
-            ok = 0
-            for b in range(span + 1):
-                t = fp[fo + b]
-                if t > 0.0:
-                    acc += t / tmax * gw[ynext + x + b]
-                    if gb[ynext + x + b] != 0:
-                        ok = 1
-            gw[ycur + x] = acc
-            gb[ycur + x] = ok
-            if acc > ymax:
-                ymax = acc
-        if ymax > 0.0:
-            for x in range(pre_c + 1):
-                gw[ycur + x] /= ymax
-        ynext = ycur
-    if gb[0] == 0:
+        span = st[comp_final[c], HI] - st[comp_final[c], LO]
+        pre -= span
+        _mix(gw, gb, np.int64(qoff[c]), span + 1, ybase + (c + 1) * (s_all + 1),
+             pre + span + 1, ybase + c * (s_all + 1), pre + 1, np.int64(1))
+    if gb[ybase] == 0:
         return 0
-    # forward: P_c; q_c[i] = sum_a P_c[a] Y_{c+1}[a + i]
     gw[pa] = 1.0
     gb[pa] = 1
     plen = 1
-    ybeg = 0
+    pb = pa + s_all + 1
     for c in range(k):
-        f = comp_final[c]
-        fo = st[f, FOFF]
-        span = st[f, HI] - st[f, LO]
-        ybeg += plen          # Y_{c+1} starts after Y_c (length pre_c + 1 == plen)
-        qo = qoff[c]
-        qmax = 0.0
-        for i in range(span + 1):
-            acc = 0.0
-            ok = 0
-            for a in range(plen):
-                acc += gw[pa + a] * gw[ybeg + a + i]
-                if gb[pa + a] != 0 and gb[ybeg + a + i] != 0:
-                    ok = 1
-            gw[qo + i] = acc
-            gb[qo + i] = ok
-            if acc > qmax:
-                qmax = acc
-        if qmax > 0.0:
-            for i in range(span + 1):
-                gw[qo + i] /= qmax
-        tmax = 0.0
-        for b in range(span + 1):
-            if fp[fo + b] > tmax:
-                tmax = fp[fo + b]
-        nlen = plen + span
-        pmax = 0.0
-        for x in range(nlen):
-            acc = 0.0
-            ok = 0
-            for b in range(span + 1):
-                a = x - b
-                if 0 <= a < plen:
-                    t = fp[fo + b]
-                    if t > 0.0:
-                        acc += gw[pa + a] * t / tmax
-                        if gb[pa + a] != 0:
-                            ok = 1
-            gw[pb + x] = acc
-            gb[pb + x] = ok
-            if acc > pmax:
-                pmax = acc
-        for x in range(nlen):
-            gw[pa + x] = gw[pb + x] / pmax
-            gb[pa + x] = gb[pb + x]
-        plen = nlen
+        span = st[comp_final[c], HI] - st[comp_final[c], LO]
+        t = np.int64(qoff[c])
+        qoff[c] = qbase + t
+        _mix(gw, gb, pa, plen, ybase + (c + 1) * (s_all + 1), plen + span, qbase + t, span + 1,
+             np.int64(1))
+        _mix(gw, gb, t, span + 1, pa, plen, pb, plen + span, np.int64(-1))
+        t = pa
+        pa = pb
+        pb = t
+        plen += span
     # off-frontier cells
     out[0] = np.nan
     out[1] = 0
     if u > 0:
         z = 0.0
         e = 0.0
-        all_zero = True
-        all_full = True
+        lo_y = u
+        hi_y = 0
         for x in range(plen):
             y = r - lsum - x
-            if 0 <= y <= u and gb[pa + x] != 0:
+            if y >= 0 and y <= u and gb[pa + x] != 0:
                 wgt = gw[pa + x] * math.exp(_log_choose(u, y) - shift)
                 z += wgt
                 e += wgt * y
-                if y != 0:
-                    all_zero = False
-                if y != u:
-                    all_full = False
+                if y < lo_y:
+                    lo_y = y
+                if y > hi_y:
+                    hi_y = y
         out[0] = e / z / u
-        if all_zero:
+        if hi_y == 0:
             out[0] = 0.0
             out[1] = 1
-        elif all_full:
+        elif lo_y == u:
             out[0] = 1.0
             out[1] = 2
     return 1
 
 
 @njit(cache=True)
-def solve_known(state, numbers, nb26, known, prob, exact, merge, max_groups, max_nodes,
-                remaining, reduce_first, res, iw, u8, fw, st, ed, keys, ht, ep, fp, bq, bf,
-                gw, gb, binom):
-    """Prove what the open numbers allow, given ``known`` (updated in place).
+def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, iw, ir, u8,
+                     fw, st, ed, keys, ht, fp, bq, bf, gw, gb, binom):
+    """Prove what the open numbers allow: the assistant's analysis, in one call.
 
     Rows come from the open cells over their neighbours not known yet; they are reduced
-    (single numbers, subsets), split into components and counted. In exact mode the
-    components are combined with ``remaining`` mines (known closed mines included) and
+    (single numbers, subsets), split into components and counted. ``params`` holds the
+    remaining mine count, exact mode, whether interchangeable cells merge into groups,
+    the caps (groups per component, states per component), the hash epoch,
+    ``P_REDUCE_FIRST`` and ``P_PUBLIC``.
+
+    With ``P_PUBLIC`` the position is a public observation (``state``/``numbers`` flat;
+    ``params[P_REMAINING]`` is mines minus flags): ``known`` starts from the flags, the
+    count is used when it is 0 or equals the closed cells, and ``cells_out`` gets the
+    closed cells proved safe, then those proved mines (``res[R_SAFE]``/``res[R_MINES]``).
+    Otherwise ``known`` is given (updated in place) and the count is not used unless in
+    exact mode. In exact mode the components are combined with the remaining mines and
     ``prob`` gets every closed cell's mine probability (NaN when a component was
-    skipped). With ``reduce_first`` the counting is left out when the reduction alone
-    proved a cell (``res[R_CODE] = A_REDUCED``). ``res`` as in :func:`analyze_position`.
+    skipped). With ``P_REDUCE_FIRST`` the counting is left out when the reduction alone
+    proved a cell (``res[R_CODE] = A_REDUCED``). ``res`` gets the outcome (``A_OK``,
+    ``A_CONTRADICTION``, ``A_REDUCED`` or a ``NEED_*`` code: grow that array and call
+    again), the components, those skipped over a cap and the states visited.
     """
     n = state.shape[0]
-    m26 = 26 * n
-    con_cells = iw[0:m26].reshape((n, 26))
-    inc_list = iw[m26:2 * m26]
-    c_grp = iw[2 * m26:3 * m26]
-    g_con = iw[3 * m26:4 * m26]
-    base = 4 * m26
-    stride = n + 2
-    con_len = iw[base + 0 * stride:base + 1 * stride]
-    con_cnt = iw[base + 1 * stride:base + 2 * stride]
-    inc_ptr = iw[base + 2 * stride:base + 3 * stride]
-    parent = iw[base + 3 * stride:base + 4 * stride]
-    gcell = iw[base + 4 * stride:base + 5 * stride][:n]
-    comp_gptr = iw[base + 5 * stride:base + 6 * stride]
-    comp_kptr = iw[base + 6 * stride:base + 7 * stride]
-    comp_cons = iw[base + 7 * stride:base + 8 * stride]
-    grp_cptr = iw[base + 8 * stride:base + 9 * stride]
-    grp_cells = iw[base + 9 * stride:base + 10 * stride]
-    grp_size = iw[base + 10 * stride:base + 11 * stride]
-    stamp = iw[base + 11 * stride:base + 12 * stride]
-    work = iw[base + 12 * stride:base + 13 * stride]
-    work2 = iw[base + 13 * stride:base + 14 * stride]
-    work3 = iw[base + 14 * stride:base + 15 * stride]
-    c_ptr = iw[base + 15 * stride:base + 16 * stride]
-    g_ptr = iw[base + 16 * stride:base + 17 * stride]
-    order_all = iw[base + 17 * stride:base + 18 * stride]
-    alt = iw[base + 18 * stride:base + 19 * stride]
-    pos = iw[base + 19 * stride:base + 20 * stride]
-    last = iw[base + 20 * stride:base + 21 * stride]
-    rem = iw[base + 21 * stride:base + 22 * stride]
-    slot = iw[base + 22 * stride:base + 23 * stride]
-    open_a = iw[base + 23 * stride:base + 24 * stride]
-    open_b = iw[base + 24 * stride:base + 25 * stride]
-    src = iw[base + 25 * stride:base + 26 * stride]
-    addg = iw[base + 26 * stride:base + 27 * stride]
-    keybuf = iw[base + 27 * stride:base + 28 * stride]
-    comp_final = iw[base + 28 * stride:base + 29 * stride]
-    ccnt = iw[base + 29 * stride:base + 30 * stride]
-    cstat = iw[base + 30 * stride:base + 31 * stride]
-    lay_all = iw[base + 31 * stride:base + 34 * stride]
+    exact = params[P_EXACT] != 0
+    merge = params[P_MERGE] != 0
+    max_groups = params[P_MAX_GROUPS]
+    max_nodes = params[P_MAX_NODES]
+    remaining = params[P_REMAINING]
+    reduce_first = params[P_REDUCE_FIRST] != 0
+    ep = params[P_EPOCH:P_EPOCH + 1]
+    con_cells = iw[0].reshape((n, 26))
+    inc_list = iw[1]
+    c_grp = iw[2]
+    g_con = iw[3]
+    con_len = ir[0]
+    con_cnt = ir[1]
+    inc_ptr = ir[2]
+    parent = ir[3]
+    gcell = ir[4][:n]
+    comp_gptr = ir[5]
+    comp_kptr = ir[6]
+    comp_cons = ir[7]
+    grp_cptr = ir[8]
+    grp_cells = ir[9]
+    grp_size = ir[10]
+    stamp = ir[11]
+    work = ir[12]
+    work2 = ir[13]
+    work3 = ir[14]
+    c_ptr = ir[15]
+    g_ptr = ir[16]
+    order_all = ir[17]
+    alt = ir[18]
+    pos = ir[19]
+    last = ir[20]
+    rem = ir[21]
+    slot = ir[22]
+    open_a = ir[23]
+    open_b = ir[24]
+    src = ir[25]
+    addg = ir[26]
+    keybuf = ir[27]
+    comp_final = ir[28]
+    ccnt = ir[29]
+    cstat = ir[30]
+    lay_all = ir[31:34].reshape(3 * (n + 2))
     con_alive = u8[0:n + 2]
     hm = u8[n + 2:2 * (n + 2)]
     hs = u8[2 * (n + 2):3 * (n + 2)]
@@ -681,6 +667,21 @@ def solve_known(state, numbers, nb26, known, prob, exact, merge, max_groups, max
     top = np.zeros(4, np.int64)
     for i in range(N_RES):
         res[i] = 0
+    if params[P_PUBLIC] != 0:
+        n_closed = 0
+        for c in range(n):
+            known[c] = MINE if state[c] == FLAGGED else UNKNOWN
+            prob[c] = np.nan
+            if state[c] == CLOSED:
+                n_closed += 1
+        if remaining < 0 or remaining > n_closed:
+            res[R_CODE] = A_CONTRADICTION
+            return
+        if remaining == 0 or remaining == n_closed:
+            mark = SAFE if remaining == 0 else MINE
+            for c in range(n):
+                if state[c] == CLOSED:
+                    known[c] = mark
     n_con = build_constraints(state, numbers, known, nb26, con_cells, con_len, con_cnt,
                               con_alive)
     unknown_before = 0
@@ -804,57 +805,16 @@ def solve_known(state, numbers, nb26, known, prob, exact, merge, max_groups, max
                 elif known[c] == MINE:
                     prob[c] = 1.0
     res[R_CODE] = A_OK
-
-
-@njit(cache=True)
-def analyze_position(state, numbers, nb26, params, known, prob, res, cells_out, iw, u8, fw,
-                     st, ed, keys, ht, fp, bq, bf, gw, gb, binom):
-    """The assistant's analysis of a public position, in one call.
-
-    ``state``/``numbers`` are the flat public arrays; ``params`` holds the remaining mine
-    count (mines minus flags), exact mode, whether interchangeable cells merge into
-    groups, the caps (groups per component, states per component) and the hash epoch.
-    The count is used when it is 0 or equals the closed cells, and in exact mode.
-    Writes ``known`` (SAFE / MINE / UNKNOWN per cell; flags are MINE), ``prob`` (exact
-    mode: the mine probability of every closed cell, NaN elsewhere or when a component
-    was skipped) and ``cells_out`` (the closed cells proved safe, then those proved
-    mines, each in index order). ``res`` gets the outcome (``A_OK``, ``A_CONTRADICTION``
-    or a ``NEED_*`` code: grow that array and call again), the components, those
-    skipped over a cap, the states visited and the counts of safe cells and mines.
-    """
-    n = state.shape[0]
-    for i in range(N_RES):
-        res[i] = 0
-    remaining = params[P_REMAINING]
-    n_closed = 0
-    for c in range(n):
-        s = state[c]
-        known[c] = MINE if s == FLAGGED else UNKNOWN
-        prob[c] = np.nan
-        if s == CLOSED:
-            n_closed += 1
-    if remaining < 0 or remaining > n_closed:
-        res[R_CODE] = A_CONTRADICTION
-        return
-    if remaining == 0 or remaining == n_closed:
-        mark = SAFE if remaining == 0 else MINE
+    if params[P_PUBLIC] != 0:
+        ns = 0
         for c in range(n):
-            if state[c] == CLOSED:
-                known[c] = mark
-    solve_known(state, numbers, nb26, known, prob, params[P_EXACT] != 0, params[P_MERGE] != 0,
-                params[P_MAX_GROUPS], params[P_MAX_NODES], remaining, False, res, iw, u8, fw,
-                st, ed, keys, ht, params[P_EPOCH:P_EPOCH + 1], fp, bq, bf, gw, gb, binom)
-    if res[R_CODE] != A_OK:
-        return
-    ns = 0
-    for c in range(n):
-        if state[c] == CLOSED and known[c] == SAFE:
-            cells_out[ns] = c
-            ns += 1
-    nm = 0
-    for c in range(n):
-        if state[c] == CLOSED and known[c] == MINE:
-            cells_out[ns + nm] = c
-            nm += 1
-    res[R_SAFE] = ns
-    res[R_MINES] = nm
+            if state[c] == CLOSED and known[c] == SAFE:
+                cells_out[ns] = c
+                ns += 1
+        nm = 0
+        for c in range(n):
+            if state[c] == CLOSED and known[c] == MINE:
+                cells_out[ns + nm] = c
+                nm += 1
+        res[R_SAFE] = ns
+        res[R_MINES] = nm

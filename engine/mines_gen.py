@@ -1,12 +1,12 @@
 """No-guess boards: play certain moves on a known minefield, and place mines until that wins.
 
-:func:`play_certain` plays from the first open with certain moves only, as a player who
-never guesses: single numbers through counters kept per open cell (a number whose
-unknown neighbours are all safe or all mines), and when those run dry one full analysis
-of the known position (:func:`~levelforge.engine.mines_enum.solve_known`: subsets, then
-exact counting of each component; the global mine count is never used). Proved cells are
-opened or flagged as soon as they are selectable (the surface rule). It counts the
-analyses that needed subsets and those that needed counting.
+The play (in :func:`generate_board`) goes from the first open with certain moves only,
+as a player who never guesses: single numbers through counters kept per open cell (a
+number whose unknown neighbours are all safe or all mines), and when those run dry one
+full analysis of the known position (subsets, then exact counting of each component;
+the global mine count is never used). Proved cells are opened or flagged as soon as they
+are selectable (the surface rule). It counts the analyses that needed subsets and those
+that needed counting.
 
 :func:`generate_board` places mines uniformly until that play wins (rejection) and, with
 perturbation, moves mines where a play got stuck (after Simon Tatham's Mines: empty or
@@ -21,7 +21,7 @@ from numba import njit
 from .grid import rng_below, rng_choose
 from .mines import (CLOSED, FLAGGED, MINE, OPEN, SAFE, UNKNOWN, compute_numbers, open_cascade,
                     place_mines)
-from .mines_enum import (A_CONTRADICTION, A_REDUCED, NEED_STATES, R_CODE, solve_known)
+from .mines_enum import A_CONTRADICTION, A_REDUCED, NEED_STATES, R_CODE, analyze_position
 
 # logic of the play
 LOGIC_SINGLE = 0        # single numbers only (no_guess="easy")
@@ -31,8 +31,12 @@ LOGIC_FULL = 1          # and subsets and exact counting of components
 STRATEGY_REJECT = 0     # new uniform placements until one is won
 STRATEGY_PERTURB = 1    # perturb the first placement until it is won
 STRATEGY_HYBRID = 2     # rejection for ``hybrid_after`` placements, then perturbation
+STRATEGY_RATE = 3       # no placement: play the given board once
 
-# out of play_certain / generate_board
+# phases of generate_board
+PHASE_PLACE, PHASE_PERTURB, PHASE_REPLAY, PHASE_RATE = 0, 1, 2, 3
+
+# out of generate_board (then 3 slots of the play: queue top, stack top, epoch)
 O_STATUS, O_OPENED, O_SUBSET, O_ENUM, O_ATTEMPTS, O_PERTURB, O_REPLAYS = 0, 1, 2, 3, 4, 5, 6
 N_OUT = 7
 WON = 0
@@ -85,7 +89,7 @@ def _open(x, mine, numbers, nb26, nb6, cell_state, known, need, unk, cq, fresh, 
           stack, tops):
     """Open the safe cell ``x`` and its cascade; set up their counters. Returns the count."""
     cq[0] = x
-    cnt = open_cascade(cq, 1, mine, numbers, cell_state, nb26)
+    cnt = open_cascade(cq, np.int64(1), mine, numbers, cell_state, nb26)
     tops[2] += 1
     epoch = tops[2]
     for i in range(cnt):
@@ -120,98 +124,6 @@ def _open(x, mine, numbers, nb26, nb6, cell_state, known, need, unk, cq, fresh, 
                 stack[tops[1]] = z
                 tops[1] += 1
     return cnt
-
-
-@njit(cache=True)
-def play_certain(mine, numbers, nb26, nb6, boundary, start, n_safe, logic, max_nodes, resume,
-                 known, known2, prob, pw, pb, out, res, iw, u8, fw, st, ed, keys, ht, ep, fp,
-                 bq, bf, gw, gb, binom):
-    """Play certain moves from the open ``start`` until won or stuck.
-
-    ``pw`` (int32, ``N_PLAY_INT * n``) and ``pb`` (uint8, ``N_PLAY_BYTE * n``) hold the
-    play; with ``resume`` the play goes on from the state they hold (after the caller
-    changed the board and queued the cells whose counters changed). ``out`` (``N_OUT +
-    3``) gets the status (``WON``/``STUCK``, or a ``NEED_*`` code of the analysis work
-    arrays), the cells opened and the analyses that needed subsets / counting.
-    """
-    n = mine.shape[0]
-    need = pw[0:n]
-    unk = pw[n:2 * n]
-    queue = pw[2 * n:3 * n]
-    cq = pw[4 * n:5 * n]
-    fresh = pw[5 * n:6 * n]
-    stack = pw[6 * n:N_PLAY_INT * n]
-    cell_state = pb[0:n]
-    inq = pb[n:2 * n]
-    tops = out[N_OUT:N_OUT + 3]     # queue top, stack top, fresh epoch
-    if not resume:
-        for c in range(n):
-            cell_state[c] = CLOSED
-            known[c] = UNKNOWN
-            inq[c] = 0
-            fresh[c] = 0
-        for i in range(N_OUT + 3):
-            out[i] = 0
-        known[start] = SAFE
-        stack[0] = start
-        tops[1] = 1
-    while True:
-        while tops[0] > 0 or tops[1] > 0:
-            if tops[1] > 0:
-                tops[1] -= 1
-                x = stack[tops[1]]
-                if cell_state[x] != CLOSED or not _selectable(x, cell_state, boundary, nb6):
-                    continue
-                if known[x] == SAFE:
-                    out[O_OPENED] += _open(x, mine, numbers, nb26, nb6, cell_state, known, need,
-                                           unk, cq, fresh, queue, inq, stack, tops)
-                elif known[x] == MINE:
-                    cell_state[x] = FLAGGED
-                    for k in range(nb6.shape[1]):
-                        z = nb6[x, k]
-                        if z >= 0 and cell_state[z] == CLOSED and known[z] != UNKNOWN:
-                            stack[tops[1]] = z
-                            tops[1] += 1
-                continue
-            tops[0] -= 1
-            y = queue[tops[0]]
-            inq[y] = 0
-            if cell_state[y] != OPEN or unk[y] <= 0:
-                continue
-            if need[y] == 0 or need[y] == unk[y]:
-                val = SAFE if need[y] == 0 else MINE
-                for k in range(nb26.shape[1]):
-                    z = nb26[y, k]
-                    if z >= 0 and cell_state[z] != OPEN and known[z] == UNKNOWN:
-                        _mark(z, val, known, cell_state, nb26, need, unk, queue, inq, stack,
-                              tops)
-        if out[O_OPENED] >= n_safe:
-            out[O_STATUS] = WON
-            return
-        out[O_STATUS] = STUCK
-        if logic == LOGIC_SINGLE:
-            return
-        for c in range(n):
-            known2[c] = known[c]
-        solve_known(cell_state, numbers, nb26, known2, prob, False, True, n, max_nodes, 0, True,
-                    res, iw, u8, fw, st, ed, keys, ht, ep, fp, bq, bf, gw, gb, binom)
-        code = res[R_CODE]
-        if code <= NEED_STATES:
-            out[O_STATUS] = code
-            return
-        if code == A_CONTRADICTION:
-            return
-        found = False
-        for c in range(n):
-            if known[c] == UNKNOWN and known2[c] != UNKNOWN and cell_state[c] != OPEN:
-                _mark(c, known2[c], known, cell_state, nb26, need, unk, queue, inq, stack, tops)
-                found = True
-        if not found:
-            return
-        if code == A_REDUCED:
-            out[O_SUBSET] += 1
-        else:
-            out[O_ENUM] += 1
 
 
 @njit(cache=True)
@@ -312,63 +224,154 @@ def _flip(c, mine, numbers, nb26, cell_state, need, queue, inq, tops):
 
 @njit(cache=True)
 def generate_board(nb26, nb6, boundary, start, n_mines, logic, strategy, hybrid_after,
-                   max_attempts, max_nodes, rng, mine, numbers, cand, known, known2, prob, pw,
-                   pb, out, res, iw, u8, fw, st, ed, keys, ht, ep, fp, bq, bf, gw, gb, binom):
-    """Place ``n_mines`` so that :func:`play_certain` wins from ``start``.
+                   max_attempts, rng, mine, numbers, cand, known, known2, prob, pw, pb, out,
+                   params, res, iw, ir, u8, fw, st, ed, keys, ht, fp, bq, bf, gw, gb, binom):
+    """Place ``n_mines`` so that certain moves win from the open ``start``.
 
-    ``rng`` is the PRNG state (advanced). ``out[O_STATUS]`` is ``WON``, ``FAILED``
-    (``max_attempts`` placements used up) or a ``NEED_*`` code (grow that work array
-    and start again from the same PRNG state); ``out`` also gets the placements, the
-    perturbations and the replays, and the winning play's figures.
+    A play opens ``start`` and plays certain moves until won or stuck: single numbers
+    through counters kept per open cell, and when those run dry one analysis of the
+    known position (:func:`~levelforge.engine.mines_enum.analyze_position` with
+    ``params`` set up by the caller: plain, merged groups, no cell cap,
+    ``P_REDUCE_FIRST``); ``logic`` ``LOGIC_SINGLE`` stops before that analysis. Proved
+    cells are opened or flagged once selectable.
+
+    ``strategy`` picks how placements go on (see the module); ``STRATEGY_RATE`` plays the
+    board already in ``mine``/``numbers`` once. ``rng`` is the PRNG state (advanced).
+    ``out[O_STATUS]`` is ``WON``, ``FAILED`` (``max_attempts`` placements used up; with
+    ``STRATEGY_RATE``: stuck) or a ``NEED_*`` code (grow that work array and start again
+    from the same PRNG state); ``out`` also gets the placements, perturbations and
+    replays, and the last play's cells opened and analyses that needed subsets /
+    counting. ``pw`` (int32, ``N_PLAY_INT * n``) and ``pb`` (uint8, ``N_PLAY_BYTE * n``)
+    hold the play.
     """
     n = mine.shape[0]
     n_safe = n - n_mines
+    need = pw[0:n]
+    unk = pw[n:2 * n]
+    queue = pw[2 * n:3 * n]
+    cq = pw[4 * n:5 * n]
+    fresh = pw[5 * n:6 * n]
+    stack = pw[6 * n:N_PLAY_INT * n]
+    cell_state = pb[0:n]
+    inq = pb[n:2 * n]
+    tops = out[N_OUT:N_OUT + 3]     # queue top, stack top, fresh epoch
     attempts = 0
     perturbs = 0
     replays = 0
+    done = 0
+    best = n + 1
     won = False
-    while attempts < max_attempts and not won:
-        attempts += 1
-        place_mines(nb26, start, n_mines, rng, mine, cand)
-        compute_numbers(mine, nb26, numbers)
-        play_certain(mine, numbers, nb26, nb6, boundary, start, n_safe, logic, max_nodes, False,
-                     known, known2, prob, pw, pb, out, res, iw, u8, fw, st, ed, keys, ht, ep,
-                     fp, bq, bf, gw, gb, binom)
-        if out[O_STATUS] == WON:
-            won = True
-            break
-        if out[O_STATUS] != STUCK:
-            return
-        if strategy == STRATEGY_REJECT or (strategy == STRATEGY_HYBRID
-                                            and attempts <= hybrid_after):
-            continue
-        # perturb until a play wins, then replay from the start; each replay must need
-        # fewer perturbations than the last, or a new placement starts
-        best = n + 1
-        while True:
-            done = 0
-            while out[O_STATUS] == STUCK and done <= n:
-                if not perturb(mine, numbers, nb26, start, known, pw, pb, rng, cand, out):
-                    break
-                done += 1
-                perturbs += 1
-                play_certain(mine, numbers, nb26, nb6, boundary, start, n_safe, logic,
-                             max_nodes, True, known, known2, prob, pw, pb, out, res, iw, u8, fw,
-                             st, ed, keys, ht, ep, fp, bq, bf, gw, gb, binom)
-                if out[O_STATUS] < 0:
-                    return
-            if out[O_STATUS] != WON or done >= best:
+    phase = PHASE_RATE if strategy == STRATEGY_RATE else PHASE_PLACE
+    while True:
+        # the next play: a new placement, a perturbed board (resumed) or a replay
+        resume = False
+        if phase == PHASE_PLACE:
+            if attempts >= max_attempts:
                 break
-            best = done
+            attempts += 1
+            place_mines(nb26, start, n_mines, rng, mine, cand)
+            compute_numbers(mine, nb26, numbers)
+            best = n + 1
+        elif phase == PHASE_PERTURB:
+            if done > n or not perturb(mine, numbers, nb26, start, known, pw, pb, rng, cand,
+                                       out):
+                phase = PHASE_PLACE
+                continue
+            done += 1
+            perturbs += 1
+            resume = True
+        elif phase == PHASE_REPLAY:
             replays += 1
-            play_certain(mine, numbers, nb26, nb6, boundary, start, n_safe, logic, max_nodes,
-                         False, known, known2, prob, pw, pb, out, res, iw, u8, fw, st, ed, keys,
-                         ht, ep, fp, bq, bf, gw, gb, binom)
-            if out[O_STATUS] < 0:
+        if not resume:
+            for c in range(n):
+                cell_state[c] = CLOSED
+                known[c] = UNKNOWN
+                inq[c] = 0
+                fresh[c] = 0
+            for i in range(N_OUT + 3):
+                out[i] = 0
+            known[start] = SAFE
+            stack[0] = start
+            tops[1] = 1
+        # the play
+        status = STUCK
+        while True:
+            while tops[0] > 0 or tops[1] > 0:
+                if tops[1] > 0:
+                    tops[1] -= 1
+                    x = stack[tops[1]]
+                    if cell_state[x] != CLOSED or not _selectable(x, cell_state, boundary, nb6):
+                        continue
+                    if known[x] == SAFE:
+                        out[O_OPENED] += _open(x, mine, numbers, nb26, nb6, cell_state, known,
+                                               need, unk, cq, fresh, queue, inq, stack, tops)
+                    elif known[x] == MINE:
+                        cell_state[x] = FLAGGED
+                        for k in range(nb6.shape[1]):
+                            z = nb6[x, k]
+                            if z >= 0 and cell_state[z] == CLOSED and known[z] != UNKNOWN:
+                                stack[tops[1]] = z
+                                tops[1] += 1
+                    continue
+                tops[0] -= 1
+                y = queue[tops[0]]
+                inq[y] = 0
+                if cell_state[y] != OPEN or unk[y] <= 0:
+                    continue
+                if need[y] == 0 or need[y] == unk[y]:
+                    val = SAFE if need[y] == 0 else MINE
+                    for k in range(nb26.shape[1]):
+                        z = nb26[y, k]
+                        if z >= 0 and cell_state[z] != OPEN and known[z] == UNKNOWN:
+                            _mark(np.int64(z), val, known, cell_state, nb26, need, unk, queue,
+                                  inq, stack, tops)
+            if out[O_OPENED] >= n_safe:
+                status = WON
+                break
+            if logic == LOGIC_SINGLE:
+                break
+            for c in range(n):
+                known2[c] = known[c]
+            analyze_position(cell_state, numbers, nb26, known2, prob, cand, params, res, iw, ir,
+                             u8, fw, st, ed, keys, ht, fp, bq, bf, gw, gb, binom)
+            code = res[R_CODE]
+            if code <= NEED_STATES:
+                out[O_STATUS] = code
                 return
-            if out[O_STATUS] == WON:
+            if code == A_CONTRADICTION:
+                break
+            found = False
+            for c in range(n):
+                if known[c] == UNKNOWN and known2[c] != UNKNOWN and cell_state[c] != OPEN:
+                    _mark(c, np.int64(known2[c]), known, cell_state, nb26, need, unk, queue, inq,
+                          stack, tops)
+                    found = True
+            if not found:
+                break
+            if code == A_REDUCED:
+                out[O_SUBSET] += 1
+            else:
+                out[O_ENUM] += 1
+        # what the play means
+        if phase == PHASE_RATE:
+            won = status == WON
+            break
+        if status == WON:
+            if not resume:
                 won = True
                 break
+            if done >= best:            # replays must need fewer perturbations each time
+                phase = PHASE_PLACE
+            else:
+                best = done
+                phase = PHASE_REPLAY
+        elif strategy == STRATEGY_REJECT or (strategy == STRATEGY_HYBRID
+                                              and attempts <= hybrid_after):
+            phase = PHASE_PLACE
+        else:
+            if not resume:
+                done = 0
+            phase = PHASE_PERTURB
     out[O_STATUS] = WON if won else FAILED
     out[O_ATTEMPTS] = attempts
     out[O_PERTURB] = perturbs

@@ -150,6 +150,7 @@ class Assistant:
         p[E.P_MERGE] = bool(exact) or self.complete
         p[E.P_MAX_GROUPS] = n if self.max_component_cells is None else self.max_component_cells
         p[E.P_MAX_NODES] = self.max_nodes
+        p[E.P_PUBLIC] = 1
         code = ws.analyze(obs.state.reshape(n), obs.numbers.reshape(n), self._nb26)
         res = ws.res
         comps, skipped, nodes = int(res[E.R_COMPS]), int(res[E.R_SKIPPED]), int(res[E.R_NODES])

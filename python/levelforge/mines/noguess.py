@@ -106,9 +106,12 @@ class _Play:
 
     def args(self):
         ws = self.ws
-        return (self.known, self.known2, ws.prob, self.pw, self.pb, self.out, ws.res, ws.iw,
-                ws.u8, ws.fw, ws.st, ws.ed, ws.keys, ws.ht,
-                ws.params[E.P_EPOCH:E.P_EPOCH + 1], ws.fp, ws.bq, ws.bf, ws.gw, ws.gb, _BINOM)
+        p = ws.params                          # the play's analyses: plain, complete
+        p[E.P_EXACT], p[E.P_MERGE], p[E.P_REDUCE_FIRST] = 0, 1, 1
+        p[E.P_MAX_GROUPS], p[E.P_MAX_NODES], p[E.P_REMAINING] = self.n, PLAY_NODES, 0
+        return (self.known, self.known2, ws.prob, self.pw, self.pb, self.out, p, ws.res, ws.iw,
+                ws.ir, ws.u8, ws.fw, ws.st, ws.ed, ws.keys, ws.ht, ws.fp, ws.bq, ws.bf, ws.gw,
+                ws.gb, _BINOM)
 
 
 _local = threading.local()
@@ -148,8 +151,8 @@ def generate(level, start, seed_state, no_guess=True, strategy=DEFAULT_STRATEGY,
     while True:
         rng = rng0.copy()
         G.generate_board(nb26, nb6, boundary, int(start), int(level.mines), _logic(no_guess),
-                         STRATEGIES[strategy], HYBRID_AFTER, int(max_attempts), PLAY_NODES,
-                         rng, mine, numbers, play.cand, *play.args())
+                         STRATEGIES[strategy], HYBRID_AFTER, int(max_attempts), rng, mine,
+                         numbers, play.cand, *play.args())
         status = int(play.out[G.O_STATUS])
         if status >= 0:
             break
@@ -177,11 +180,13 @@ def _rating(level, mine, numbers, out, no_guess, play):
 def rate(level, mine, numbers, start, no_guess=True):
     """The :class:`BoardRating` of a board from the first open at flat index ``start``."""
     nb26, nb6, boundary = K.board_tables(level.width, level.height, level.depth)
-    n = level.cells
-    play = _play_for(n)
+    play = _play_for(level.cells)
+    mine = np.ascontiguousarray(mine, np.uint8)
+    numbers = np.array(numbers, np.int8)
     while True:
-        G.play_certain(mine, numbers, nb26, nb6, boundary, int(start),
-                       n - int(level.mines), _logic(no_guess), PLAY_NODES, False, *play.args())
+        G.generate_board(nb26, nb6, boundary, int(start), int(level.mines), _logic(no_guess),
+                         G.STRATEGY_RATE, 0, 1, np.zeros(1, np.uint64), mine, numbers,
+                         play.cand, *play.args())
         status = int(play.out[G.O_STATUS])
         if status >= 0:
             break

@@ -20,12 +20,16 @@ class Workspace:
     def __init__(self, n):
         self.n = n
         i32, i64 = np.int32, np.int64
-        self.iw = np.zeros(E.int_work_size(n), i32)
+        shape_w, shape_r = E.int_work_shapes(n)
+        self.iw = np.zeros(shape_w, i32)
+        self.ir = np.zeros(shape_r, i32)
         self.u8 = np.zeros(E.byte_work_size(n), np.uint8)
         self.fw = np.zeros(E.float_work_size(n))
         self.params = np.zeros(E.N_PARAMS, i64)
         self.res = np.zeros(E.N_RES, i64)
         self.cells_out = np.zeros(n, i32)
+        self.state = np.zeros(n, np.uint8)      # writable copies of the public arrays
+        self.numbers = np.zeros(n, np.int8)
         self.known = np.zeros(n, np.int8)
         self.prob = np.zeros(n)
         self.st = np.zeros((1024, 6), i64)
@@ -62,12 +66,18 @@ class Workspace:
             raise AssertionError(f"unknown work code {code}")
 
     def analyze(self, state, numbers, nb26):
-        """Run :func:`~levelforge.engine.mines_enum.analyze_position` until it fits."""
+        """Run :func:`~levelforge.engine.mines_enum.analyze_position` until it fits.
+
+        The arrays are copied first: the kernels are compiled for writable arrays only
+        (one specialisation, not one per read-only variant).
+        """
+        np.copyto(self.state, state)
+        np.copyto(self.numbers, numbers)
         while True:
-            E.analyze_position(state, numbers, nb26, self.params, self.known, self.prob,
-                               self.res, self.cells_out, self.iw, self.u8, self.fw, self.st,
-                               self.ed, self.keys, self.ht, self.fp, self.bq, self.bf,
-                               self.gw, self.gb, _BINOM)
+            E.analyze_position(self.state, self.numbers, nb26, self.known, self.prob,
+                               self.cells_out, self.params, self.res, self.iw, self.ir, self.u8,
+                               self.fw, self.st, self.ed, self.keys, self.ht, self.fp, self.bq,
+                               self.bf, self.gw, self.gb, _BINOM)
             code = int(self.res[E.R_CODE])
             if code >= 0:
                 return code
