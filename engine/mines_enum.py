@@ -154,39 +154,6 @@ def bfs_order(ng, start, c_ptr, c_grp, g_ptr, g_con, order, seen):
 
 
 @njit(cache=True)
-def _order_width(ng, nk, c_ptr, c_grp, order, pos, last):
-    """Sum over the layers of the open rows an order leaves (a cost estimate)."""
-    for i in range(ng):
-        pos[order[i]] = i
-    total = 0
-    for r in range(nk):
-        lo = ng
-        hi = -1
-        for q in range(c_ptr[r], c_ptr[r + 1]):
-            p = pos[c_grp[q]]
-            if p < lo:
-                lo = p
-            if p > hi:
-                hi = p
-        total += hi - lo
-    return total
-
-
-@njit(cache=True)
-def choose_order(ng, nk, c_ptr, c_grp, g_ptr, g_con, order, alt, pos, last):
-    """A breadth-first order of the groups: from group 0 or from the last group that
-    order reaches (a pseudo-peripheral start), whichever leaves fewer open rows."""
-    bfs_order(ng, np.int64(0), c_ptr, c_grp, g_ptr, g_con, order, pos)
-    if ng < 3:
-        return
-    cost = _order_width(ng, nk, c_ptr, c_grp, order, pos, last)
-    bfs_order(ng, np.int64(order[ng - 1]), c_ptr, c_grp, g_ptr, g_con, alt, pos)
-    if _order_width(ng, nk, c_ptr, c_grp, alt, pos, last) < cost:
-        for i in range(ng):
-            order[i] = alt[i]
-
-
-@njit(cache=True)
 def forward_pass(ng, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order, track_m,
                  max_states, top, st, ed, keys, ht, ep, fp, binom, lay_ptr,
                  pos, last, rem, slot, open_a, open_b, src, addg, keybuf, chk):
@@ -665,6 +632,7 @@ def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, 
     qoff = work3
     chk = np.empty((27, 3), np.int64)
     top = np.zeros(4, np.int64)
+    top_save = np.zeros(4, np.int64)
     for i in range(N_RES):
         res[i] = 0
     if params[P_PUBLIC] != 0:
@@ -718,11 +686,23 @@ def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, 
         nk = component_system(ci, comp_gptr, comp_kptr, comp_cons, gcell, con_cells, con_len,
                               con_cnt, c_ptr, c_grp, g_ptr, g_con, ccnt, stamp)
         order = order_all[g0:g0 + ng]
-        choose_order(ng, nk, c_ptr, c_grp, g_ptr, g_con, order, alt, pos, last)
         lay = lay_all[g0 + 2 * ci:g0 + 2 * ci + ng + 2]
-        r = forward_pass(ng, grp_size[g0:g0 + ng], nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order,
-                         exact, max_nodes, top, st, ed, keys, ht, ep, fp, binom, lay, pos,
-                         last, rem, slot, open_a, open_b, src, addg, keybuf, chk)
+        # breadth-first from group 0; over the budget, breadth-first from where that ended
+        bfs_order(ng, np.int64(0), c_ptr, c_grp, g_ptr, g_con, order, pos)
+        for i in range(4):
+            top_save[i] = top[i]
+        for attempt in range(2):
+            if attempt == 1:
+                bfs_order(ng, np.int64(order[ng - 1]), c_ptr, c_grp, g_ptr, g_con, alt, pos)
+                for i in range(ng):
+                    order[i] = alt[i]
+                for i in range(4):
+                    top[i] = top_save[i]
+            r = forward_pass(ng, grp_size[g0:g0 + ng], nk, ccnt, c_ptr, c_grp, g_ptr, g_con,
+                             order, exact, max_nodes, top, st, ed, keys, ht, ep, fp, binom, lay,
+                             pos, last, rem, slot, open_a, open_b, src, addg, keybuf, chk)
+            if r != -1 or ng < 3:
+                break
         if r <= NEED_STATES:
             res[R_CODE] = r
             return

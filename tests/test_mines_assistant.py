@@ -383,3 +383,34 @@ def test_autoplay_reports_what_happened():
     assert result.status == game.status or result.status == "stuck"
     assert result.opens + 1 <= game.opened
     assert set(result.to_dict()) >= {"status", "opens", "flags", "decisions", "decision_ms"}
+
+
+def test_best_guess_without_probabilities_uses_single_numbers():
+    from levelforge.mines import best_guess
+    for seed in range(20):
+        game = Game("16x16x1-40", seed=seed)
+        game.open((8, 8, 0))
+        if game.status != "playing":
+            continue
+        obs = game.observe()
+        cell = best_guess(obs, np.full(obs.shape, np.nan))
+        state, numbers = obs.state[0], obs.numbers[0]
+
+        def estimate(x, y):
+            shares = []
+            for nx in range(x - 1, x + 2):
+                for ny in range(y - 1, y + 2):
+                    if 0 <= nx < 16 and 0 <= ny < 16 and state[ny, nx] == K.OPEN:
+                        around = [(i, j) for i in range(nx - 1, nx + 2)
+                                  for j in range(ny - 1, ny + 2)
+                                  if 0 <= i < 16 and 0 <= j < 16 and (i, j) != (nx, ny)]
+                        closed = [c for c in around if state[c[1], c[0]] == K.CLOSED]
+                        flags = [c for c in around if state[c[1], c[0]] == K.FLAGGED]
+                        if closed:
+                            shares.append((numbers[ny, nx] - len(flags)) / len(closed))
+            return max(shares) if shares else obs.remaining_mines / (state == K.CLOSED).sum()
+
+        best = min(estimate(x, y) for y in range(16) for x in range(16)
+                   if state[y, x] == K.CLOSED)
+        assert state[cell[1], cell[0]] == K.CLOSED
+        assert estimate(cell[0], cell[1]) == pytest.approx(best)

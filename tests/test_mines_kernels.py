@@ -223,7 +223,7 @@ def _run_count(sizes, rows, track_m=True, q=None, qf=None, max_states=10**6):
     g_con = np.array([r for x in g_lists for r in x], i32)
     order = np.zeros(ng + 1, i32)
     work = [np.zeros(max(ng, nk) + 2, i32) for _ in range(9)]
-    E.choose_order(ng, nk, c_ptr, c_grp, g_ptr, g_con, order, work[0], work[1], work[2])
+    E.bfs_order(ng, 0, c_ptr, c_grp, g_ptr, g_con, order, work[0])
     assert sorted(order[:ng].tolist()) == list(range(ng))
     st, ed = np.zeros((4, 6), i64), np.zeros((4, 2), i32)
     keys, ht = np.zeros(4, np.int8), np.zeros((4, 2), i64)

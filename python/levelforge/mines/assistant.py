@@ -78,8 +78,10 @@ class Assistant:
 
     By default the design's caps apply: a component of more than
     ``max_component_cells`` cells (in exact mode: groups of interchangeable cells) is
-    skipped, and so is one whose count needs more than ``max_nodes`` states. Skipped
-    components are counted in :attr:`Analysis.skipped`, never guessed.
+    skipped, and so is one whose count needs more than ``max_nodes`` states (the
+    distinct partial counts of a frontier dynamic programme; two orders of the groups are
+    tried, each within the budget). Skipped components are counted in
+    :attr:`Analysis.skipped`, never guessed.
 
     ``complete=True`` lifts the cell cap and raises the state budget to
     :data:`COMPLETE_NODES` per component (unless ``max_nodes`` is given): every cell
@@ -208,8 +210,10 @@ def best_guess(obs, probabilities):
 
     The selectable closed cell of lowest exact mine probability; ties (within 1e-9)
     go to the cell most likely to show a 0, estimated as the product of ``1 - p`` over
-    its closed neighbours (0 next to a flag), then to the lowest index. Cells whose
-    probability is unknown (NaN: a component over a cap) are not considered.
+    its closed neighbours (0 next to a flag), then to the lowest index. When no
+    probability is known (NaN everywhere: a component over the state budget), a local
+    estimate stands in: the largest share of mines still missing around an open
+    neighbour, or the share of mines left among the closed cells.
 
     >>> from levelforge.mines import Assistant, Game
     >>> game = Game("9x9x1-10", seed=1)
@@ -221,7 +225,11 @@ def best_guess(obs, probabilities):
     n = obs.width * obs.height * obs.depth
     p = np.asarray(probabilities, float).reshape(n)
     state = obs.state.reshape(n)
-    cand = np.flatnonzero(obs.selectable.reshape(n) & (state == K.CLOSED) & ~np.isnan(p))
+    nb = K.board_tables(obs.width, obs.height, obs.depth)[0]
+    selectable = obs.selectable.reshape(n) & (state == K.CLOSED)
+    if not np.any(selectable & ~np.isnan(p)):
+        p = _local_estimate(obs, state, nb)
+    cand = np.flatnonzero(selectable & ~np.isnan(p))
     if cand.size == 0:
         return None
     pc = p[cand]
@@ -229,10 +237,26 @@ def best_guess(obs, probabilities):
     if cand.size > 1:
         stay = np.where(state == K.CLOSED, 1.0 - np.nan_to_num(p, nan=0.5),
                         np.where(state == K.FLAGGED, 0.0, 1.0))
-        nb = K.board_tables(obs.width, obs.height, obs.depth)[0][cand]
-        zero = np.where(nb >= 0, stay[nb], 1.0).prod(axis=1)
+        rows = nb[cand]
+        zero = np.where(rows >= 0, stay[rows], 1.0).prod(axis=1)
         cand = cand[zero >= zero.max() - 1e-12]
     return obs.cell_of(int(cand[0]))
+
+
+def _local_estimate(obs, state, nb):
+    """Mine shares from single numbers: per closed cell the largest ``missing / closed``
+    over its open neighbours, else the mines left over the closed cells."""
+    n = state.size
+    closed = state == K.CLOSED
+    inside = nb >= 0
+    around = np.where(inside, nb, 0)
+    flags = (inside & (state[around] == K.FLAGGED)).sum(axis=1)
+    unknown = (inside & closed[around]).sum(axis=1)
+    share = np.where((state == K.OPEN) & (unknown > 0),
+                     (obs.numbers.reshape(n) - flags) / np.maximum(unknown, 1), -1.0)
+    est = np.where(inside, share[around], -1.0).max(axis=1)
+    left = obs.remaining_mines / max(int(closed.sum()), 1)
+    return np.where(closed, np.where(est >= 0, est, left), np.nan)
 
 
 def autoplay(game, assistant=None, start=None, exact=False, max_decisions=100_000,
