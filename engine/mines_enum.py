@@ -43,10 +43,11 @@ MAX_EXACT_CELLS = 900
 
 # params of analyze_position (P_EPOCH is the hash table's stamp, kept from call to call;
 # P_REDUCE_FIRST: stop before counting when the reduction proved a cell; P_PUBLIC: the
-# position is a public observation, see analyze_position)
+# position is a public observation, see analyze_position; P_WITNESS: a component over
+# the state budget still gets its certain cells, by witness_search)
 (P_REMAINING, P_EXACT, P_MERGE, P_MAX_GROUPS, P_MAX_NODES, P_EPOCH, P_REDUCE_FIRST,
- P_PUBLIC) = range(8)
-N_PARAMS = 8
+ P_PUBLIC, P_WITNESS) = range(9)
+N_PARAMS = 9
 
 # res of analyze_position
 R_CODE, R_COMPS, R_SKIPPED, R_NODES, R_SAFE, R_MINES = 0, 1, 2, 3, 4, 5
@@ -417,6 +418,228 @@ def backward_pass(ng, gsize, order, track_m, lay_ptr, st, ed, fp, bq, bf, binom,
 
 
 @njit(cache=True)
+def _window(ng, t, radius, c_ptr, c_grp, g_ptr, g_con, order, gmark, rmark, stamp):
+    """The groups within ``radius`` rows of group ``t``, breadth-first into ``order``; the
+    rows reached get ``rmark == stamp`` (all their groups are in the window). Returns
+    (groups, rows) of the window."""
+    order[0] = t
+    gmark[t] = stamp
+    nw = 1
+    nr = 0
+    head = 0
+    for _ in range(radius):
+        end = nw
+        for i in range(head, end):
+            g = order[i]
+            for p in range(g_ptr[g], g_ptr[g + 1]):
+                r = g_con[p]
+                if rmark[r] == stamp:
+                    continue
+                rmark[r] = stamp
+                nr += 1
+                for q in range(c_ptr[r], c_ptr[r + 1]):
+                    h = c_grp[q]
+                    if gmark[h] != stamp:
+                        gmark[h] = stamp
+                        order[nw] = h
+                        nw += 1
+        head = end
+        if nw == end:
+            break
+    return nw, nr
+
+
+@njit(cache=True)
+def _assign(g, v, gsize, g_ptr, g_con, ccnt, rmark, stamp, val, cur, rem, trail, tops, queue):
+    """Set group ``g`` to ``v`` (on the trail); rows it settles are queued. False when a
+    row of the window can no longer be met."""
+    val[g] = v
+    trail[tops[0]] = g
+    tops[0] += 1
+    tops[2] += v
+    ok = True
+    for p in range(g_ptr[g], g_ptr[g + 1]):
+        r = g_con[p]
+        cur[r] += v
+        rem[r] -= gsize[g]
+        if rmark[r] != stamp:
+            continue
+        if cur[r] > ccnt[r] or cur[r] + rem[r] < ccnt[r]:
+            ok = False
+        elif rem[r] > 0 and (cur[r] == ccnt[r] or cur[r] + rem[r] == ccnt[r]):
+            queue[tops[1]] = r
+            tops[1] += 1
+    return ok
+
+
+@njit(cache=True)
+def _search(nw, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order, rmark, stamp, t, t_lo,
+            t_hi, m_hi, budget, val, cur, rem, trail, queue, dstk):
+    """Depth-first search with propagation over the groups ``order[:nw]`` for one
+    assignment that meets the rows marked ``stamp`` (the others are left out: a
+    relaxation), with ``t_lo <= v[t] <= t_hi`` and at most ``m_hi`` mines. A row whose
+    count is reached sets its other groups to 0, one that needs all its free cells sets
+    them full. Returns (found, nodes), ``val[g]`` the values; past ``budget`` nodes the
+    search stops."""
+    for i in range(nw):
+        val[order[i]] = -1
+    for r in range(nk):
+        cur[r] = 0
+        rem[r] = 0
+        if rmark[r] == stamp:
+            for p in range(c_ptr[r], c_ptr[r + 1]):
+                rem[r] += gsize[c_grp[p]]
+    tops = np.zeros(3, np.int64)        # trail top, queue top, mines
+    nodes = 0
+    d = 0                               # decisions: (position in order, value, trail top)
+    nxt = 0
+    while True:
+        # choose: the next unassigned group in order, its first value
+        while nxt < nw and val[order[nxt]] >= 0:
+            nxt += 1
+        if nxt == nw:
+            return True, nodes
+        g = order[nxt]
+        lo = t_lo if g == t else 0
+        dstk[d, 0] = nxt
+        dstk[d, 1] = lo
+        dstk[d, 2] = tops[0]
+        d += 1
+        while True:
+            # try the value on top of the decision stack; on failure the next, or back up
+            i = dstk[d - 1, 0]
+            g = order[i]
+            v = dstk[d - 1, 1]
+            hi = t_hi if g == t else gsize[g]
+            if v > hi:
+                d -= 1
+                if d == 0:
+                    return False, nodes
+                _undo(dstk[d - 1, 2], gsize, g_ptr, g_con, val, cur, rem, trail, tops)
+                dstk[d - 1, 1] += 1
+                nxt = dstk[d - 1, 0]
+                continue
+            nodes += 1
+            if nodes > budget:
+                return False, nodes
+            tops[1] = 0
+            ok = _assign(g, v, gsize, g_ptr, g_con, ccnt, rmark, stamp, val, cur, rem, trail,
+                         tops, queue)
+            while ok and tops[1] > 0:
+                tops[1] -= 1
+                r = queue[tops[1]]
+                fill = cur[r] + rem[r] == ccnt[r]
+                for q in range(c_ptr[r], c_ptr[r + 1]):
+                    h = c_grp[q]
+                    if val[h] < 0:
+                        if not _assign(h, gsize[h] if fill else 0, gsize, g_ptr, g_con, ccnt,
+                                       rmark, stamp, val, cur, rem, trail, tops, queue):
+                            ok = False
+                            break
+            if ok and tops[2] <= m_hi:
+                nxt = i + 1
+                break
+            _undo(dstk[d - 1, 2], gsize, g_ptr, g_con, val, cur, rem, trail, tops)
+            dstk[d - 1, 1] += 1
+
+
+@njit(cache=True)
+def _undo(to, gsize, g_ptr, g_con, val, cur, rem, trail, tops):
+    while tops[0] > to:
+        tops[0] -= 1
+        g = trail[tops[0]]
+        v = val[g]
+        tops[2] -= v
+        for p in range(g_ptr[g], g_ptr[g + 1]):
+            cur[g_con[p]] -= v
+            rem[g_con[p]] += gsize[g]
+        val[g] = -1
+
+
+QUICK_NODES = 2000      # witness_search: a look for a whole solution per question
+WINDOW_NODES = 20_000   # and per window around the group
+MAX_RADIUS = 4          # windows of 1 .. 4 rows around the group
+
+
+@njit(cache=True)
+def witness_search(ng, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, m_hi, max_nodes, hm, hs,
+                   order, gmark, rmark, val, cur, rem, trail, queue, dstk):
+    """Certain cells of a component too large to count, without counting.
+
+    For every group, two questions: can it hold a mine (``hm``), a safe cell (``hs``)?
+    A whole solution found answers yes for every group at once; each question still open
+    gets a short search for a whole solution, then searches of windows of 1 to
+    ``MAX_RADIUS`` rows around the group: a window with no solution answers no (it has
+    fewer rows, so more solutions, than the component). A question left open is
+    answered yes (nothing is claimed). Returns ``(nodes, open questions)``, ``nodes`` -1
+    past ``max_nodes`` and -2 when a window proves there is no solution at all.
+    """
+    for g in range(ng):
+        hm[g] = 0
+        hs[g] = 0
+        gmark[g] = 0
+    for r in range(nk):
+        rmark[r] = 0
+    used = 0
+    stamp = 0
+    unresolved = 0
+    for t in range(-1, ng):
+        for want_mine in range(2):
+            if t < 0:
+                if want_mine == 1:
+                    continue
+                t_lo = 0
+                t_hi = 0
+            elif want_mine == 1:
+                if hm[t] != 0:
+                    continue
+                t_lo = 1
+                t_hi = gsize[t]
+            else:
+                if hs[t] != 0:
+                    continue
+                t_lo = 0
+                t_hi = gsize[t] - 1
+            radius = ng                 # first the whole component
+            answered = False
+            while not answered:
+                stamp += 1
+                nw, nr = _window(ng, np.int64(max(t, 0)), radius, c_ptr, c_grp, g_ptr, g_con,
+                                 order, gmark, rmark, np.int64(stamp))
+                whole = nw == ng and nr == nk
+                budget = min(max_nodes - used, QUICK_NODES if radius == ng else WINDOW_NODES)
+                found, nodes = _search(nw, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order,
+                                       rmark, np.int64(stamp), np.int64(t), np.int64(t_lo),
+                                       np.int64(t_hi), m_hi, budget, val, cur, rem, trail,
+                                       queue, dstk)
+                used += nodes
+                if used > max_nodes:
+                    return -1, unresolved
+                if found and whole:
+                    for g in range(ng):
+                        if val[g] > 0:
+                            hm[g] = 1
+                        if val[g] < gsize[g]:
+                            hs[g] = 1
+                    answered = True
+                elif not found and nodes <= budget:
+                    if t < 0:
+                        return -2, unresolved
+                    answered = True     # no solution in the window: the answer is no
+                elif t < 0 or radius == MAX_RADIUS or (radius != ng and whole):
+                    if t >= 0:          # left open: answered yes, nothing claimed
+                        unresolved += 1
+                        if want_mine == 1:
+                            hm[t] = 1
+                        else:
+                            hs[t] = 1
+                    answered = True
+                else:
+                    radius = 1 if radius == ng else radius + 1
+    return used, unresolved
+
+
+@njit(cache=True)
 def _log_choose(n, k):
     return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
 
@@ -710,6 +933,24 @@ def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, 
             cstat[ci] = COMP_OVER_NODES
             skipped += 1
             nodes += max_nodes
+            if params[P_WITNESS] != 0:
+                m_hi = np.int64(grp_cptr[g0 + ng] - grp_cptr[g0])
+                if exact and remaining < m_hi:
+                    m_hi = remaining
+                w, _ = witness_search(ng, grp_size[g0:g0 + ng], nk, ccnt, c_ptr, c_grp, g_ptr,
+                                      g_con, m_hi, max_nodes, hm, hs, order, pos, last, open_a,
+                                      open_b, rem, np.empty(ng + 1, np.int32),
+                                      np.empty(26 * ng + 27, np.int32),
+                                      np.empty((ng + 1, 3), np.int64))
+                if w == -2:
+                    res[R_CODE] = A_CONTRADICTION
+                    return
+                if w >= 0:
+                    nodes += w
+                    for g in range(ng):
+                        mark = SAFE if hm[g] == 0 else (MINE if hs[g] == 0 else UNKNOWN)
+                        for q2 in range(grp_cptr[g0 + g], grp_cptr[g0 + g + 1]):
+                            known[grp_cells[q2]] = mark
         elif r == -2:
             res[R_CODE] = A_CONTRADICTION
             return

@@ -314,3 +314,38 @@ def test_place_mines_uniform_count_and_exclusion(seed):
     cells = naive.cells(w, h, d)
     banned = {cells[start], *naive.neighbours(cells[start], w, h, d)}
     assert not {cells[i] for i in np.flatnonzero(mine)} & banned
+
+
+@settings(max_examples=300, deadline=None)
+@given(_group_system(), st.integers(0, 12), st.sampled_from([10, 10**6]))
+def test_witness_search_matches_bruteforce_and_never_claims_too_much(system, m_hi, budget):
+    sizes, rows = system
+    ng, nk = len(sizes), len(rows)
+    i32 = np.int32
+    c_ptr = np.zeros(nk + 1, i32)
+    c_grp = np.array([g for gs, _ in rows for g in gs], i32)
+    c_ptr[1:] = np.cumsum([len(gs) for gs, _ in rows])
+    g_lists = [[r for r, (gs, _) in enumerate(rows) if g in gs] for g in range(ng)]
+    g_ptr = np.zeros(ng + 1, i32)
+    g_ptr[1:] = np.cumsum([len(x) for x in g_lists])
+    g_con = np.array([r for x in g_lists for r in x], i32)
+    work = [np.zeros(max(ng, nk) + 2, i32) for _ in range(7)]
+    hm, hs = np.zeros(ng, np.uint8), np.zeros(ng, np.uint8)
+    nodes, unresolved = E.witness_search(
+        ng, np.array(sizes, i32), nk, np.array([c for _, c in rows], i32), c_ptr, c_grp, g_ptr,
+        g_con, m_hi, budget, hm, hs, *work, np.zeros(26 * ng + 27, i32),
+        np.zeros((ng + 1, 3), np.int64))
+    _, _, ref_hm, ref_hs = (np.array(a) for a in naive.weighted_enumeration(sizes, rows))
+    ref_hm = (ref_hm[:, :m_hi + 1] > 0).any(axis=1)
+    ref_hs = (ref_hs[:, :m_hi + 1] > 0).any(axis=1)
+    if not ref_hm.any() and not ref_hs.any():
+        assert nodes in (-1, -2) or unresolved > 0 or (not hm.any() and not hs.any())
+        return
+    if nodes == -2:
+        pytest.fail("a solvable system was called contradictory")
+    if nodes >= 0:
+        # sound: a group called safe (no mine anywhere) or mine is one, in every case
+        assert (hm.astype(bool) >= ref_hm).all() and (hs.astype(bool) >= ref_hs).all()
+        if unresolved == 0:
+            assert hm.astype(bool).tolist() == ref_hm.tolist()
+            assert hs.astype(bool).tolist() == ref_hs.tolist()

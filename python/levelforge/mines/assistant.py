@@ -85,8 +85,13 @@ class Assistant:
 
     ``complete=True`` lifts the cell cap and raises the state budget to
     :data:`COMPLETE_NODES` per component (unless ``max_nodes`` is given): every cell
-    that the public information proves is then found, within that budget. The
-    assistant owns its work arrays and reuses them from call to call.
+    that the public information proves is then found, within that budget. A component
+    whose count is over the budget is still searched for certain cells, within the same
+    budget: depth-first searches for solutions, and for each group windows of up to 4
+    rows around it (a window with no solution proves the group certain). What that
+    search proves is sound, but it may miss cells; the component is counted in
+    ``skipped`` and its probabilities are unknown. The assistant owns its work arrays and
+    reuses them from call to call.
 
     >>> from levelforge.mines import Game
     >>> game = Game("9x9x1-10", seed=5)
@@ -153,6 +158,7 @@ class Assistant:
         p[E.P_MAX_GROUPS] = n if self.max_component_cells is None else self.max_component_cells
         p[E.P_MAX_NODES] = self.max_nodes
         p[E.P_PUBLIC] = 1
+        p[E.P_WITNESS] = self.complete
         code = ws.analyze(obs.state.reshape(n), obs.numbers.reshape(n), self._nb26)
         res = ws.res
         comps, skipped, nodes = int(res[E.R_COMPS]), int(res[E.R_SKIPPED]), int(res[E.R_NODES])
