@@ -161,7 +161,7 @@ def selectable_mask(cell_state, boundary, nb6, out):
 
 # ---------------------------------------------------------------- assistant: phase 1
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _is_subset(con_cells, a, la, b, lb):
     """Whether the sorted row ``a`` (length la) is a subset of row ``b`` (length lb)."""
     j = 0
@@ -219,7 +219,7 @@ def build_constraints(cell_state, numbers, known, nb26, con_cells, con_len, con_
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _incidence(n, n_con, con_alive, con_len, con_cells, inc_ptr, inc_list):
     """CSR incidence of cells in the live constraint rows: the rows holding cell ``c``
     are ``inc_list[inc_ptr[c]:inc_ptr[c + 1]]``, in ascending order."""
@@ -324,7 +324,7 @@ def reduce_constraints(n_con, con_cells, con_len, con_cnt, con_alive, known,
             return passes
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _find(parent, x):
     while parent[x] != x:
         parent[x] = parent[parent[x]]

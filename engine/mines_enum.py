@@ -80,7 +80,7 @@ def float_work_size(n):
     return 3 * (n + 2) + 2
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def component_system(ci, comp_gptr, comp_kptr, comp_cons, group_of_cell, con_cells,
                      con_len, con_cnt, c_ptr, c_grp, g_ptr, g_con, ccnt, stamp):
     """The rows of component ``ci`` over its local groups (``0..G-1``).
@@ -417,7 +417,7 @@ def backward_pass(ng, gsize, order, track_m, lay_ptr, st, ed, fp, bq, bf, binom,
         hs[g] = safe
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _window(ng, t, radius, c_ptr, c_grp, g_ptr, g_con, order, gmark, rmark, stamp):
     """The groups within ``radius`` rows of group ``t``, breadth-first into ``order``; the
     rows reached get ``rmark == stamp`` (all their groups are in the window). Returns
@@ -449,7 +449,7 @@ def _window(ng, t, radius, c_ptr, c_grp, g_ptr, g_con, order, gmark, rmark, stam
     return nw, nr
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _assign(g, v, gsize, g_ptr, g_con, ccnt, rmark, stamp, val, cur, rem, trail, tops, queue):
     """Set group ``g`` to ``v`` (on the trail); rows it settles are queued. False when a
     row of the window can no longer be met."""
@@ -472,7 +472,7 @@ def _assign(g, v, gsize, g_ptr, g_con, ccnt, rmark, stamp, val, cur, rem, trail,
     return ok
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _search(nw, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order, rmark, stamp, t, t_lo,
             t_hi, m_hi, budget, val, cur, rem, trail, queue, dstk):
     """Depth-first search with propagation over the groups ``order[:nw]`` for one
@@ -543,7 +543,7 @@ def _search(nw, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order, rmark, stamp
             dstk[d - 1, 1] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _undo(to, gsize, g_ptr, g_con, val, cur, rem, trail, tops):
     while tops[0] > to:
         tops[0] -= 1
@@ -639,12 +639,12 @@ def witness_search(ng, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, m_hi, max_no
     return used, unresolved
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _log_choose(n, k):
     return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _mix(gw, gb, a, alen, b, blen, c, clen, sign):
     """``gw[c + x] = sum_i gw[a + i] * gw[b + x + sign * i]`` for ``x < clen`` (terms
     outside ``b``'s ``blen`` entries left out), scaled to a largest value of 1; ``gb``

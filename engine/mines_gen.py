@@ -50,7 +50,7 @@ N_PLAY_INT = 20
 N_PLAY_BYTE = 2
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _selectable(c, cell_state, boundary, nb6):
     if boundary[c] != 0:
         return True
@@ -61,7 +61,7 @@ def _selectable(c, cell_state, boundary, nb6):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _push(y, queue, inq, tops):
     if inq[y] == 0:
         inq[y] = 1
@@ -69,7 +69,7 @@ def _push(y, queue, inq, tops):
         tops[0] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _mark(x, val, known, cell_state, nb26, need, unk, queue, inq, stack, tops):
     """Record a proved cell: counters of its open neighbours, and try to play it."""
     known[x] = val
@@ -84,7 +84,7 @@ def _mark(x, val, known, cell_state, nb26, need, unk, queue, inq, stack, tops):
     tops[1] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _open(x, mine, numbers, nb26, nb6, cell_state, known, need, unk, cq, fresh, queue, inq,
           stack, tops):
     """Open the safe cell ``x`` and its cascade; set up their counters. Returns the count."""
@@ -126,7 +126,7 @@ def _open(x, mine, numbers, nb26, nb6, cell_state, known, need, unk, cq, fresh, 
     return cnt
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def perturb(mine, numbers, nb26, start, known, pw, pb, rng, cand, out):
     """Move mines where the play is stuck; True when the board changed.
 
@@ -208,7 +208,7 @@ def perturb(mine, numbers, nb26, start, known, pw, pb, rng, cand, out):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _flip(c, mine, numbers, nb26, cell_state, need, queue, inq, tops):
     """Add or remove the mine at ``c``; numbers and open counters follow."""
     delta = 1 if mine[c] == 0 else -1
