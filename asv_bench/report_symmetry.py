@@ -1,25 +1,31 @@
 """Figures of issue 3 (symmetry line puzzles) as markdown tables.
 
-Run from the repository root:  python asv_bench/report_symmetry.py [--quick]
+Run from the repository root:  python asv_bench/report_symmetry.py [--quick] [--traps N]
 
 1. Generation per size (5x5, 7x7, 9x9): median and p90 ms per puzzle, stage medians,
    share of time in Z3 and in the counting DFS, DFS nodes per second, proof figures.
 2. The counting DFS's raw node rate (every corner-to-corner path of an empty 6x6 board).
 3. Z3 encodings: one Boolean per (step, point) with cardinality constraints against one
    integer pair per step with ``distinct``, on the same path problems.
-Seeds are fixed (item_seed(20261130, i)); the machine is shared, so times are noisy.
+4. With ``--traps N``: N puzzles per size 5-9 (every strategy in turn): the trap pairs
+   they keep (two required points, lattice neighbours, not consecutive on the answer),
+   the pairs dropped to reach uniqueness, and a check that no trap pair's edge is
+   forbidden on A, on B or on the master board and that each puzzle is unique.
+Seeds are fixed (item_seed(20261130, i)); the machine is shared, so times are noisy:
+the generation table also gives the CPU time of this process (less sensitive to load).
 """
 import argparse
 import os
 import platform
 import sys
+import time
 from statistics import median
 
 import numpy as np
 
 from levelforge.seeding import item_seed
-from levelforge.symmetry import Board, Generator
-from levelforge.symmetry.board import Workspace, board_arrays
+from levelforge.symmetry import Board, Generator, Strategy, count_solutions
+from levelforge.symmetry.board import Workspace, board_arrays, mirror_edge, mirror_point
 from levelforge.symmetry.zpath import solve_path
 from levelforge.timing import ms_since, now_ns
 
@@ -29,14 +35,19 @@ TARGET_MS = {5: 20, 7: 250, 9: 5000}
 
 def generation(sizes):
     print("## Generation (ms per puzzle, one process)\n")
-    print("| size | puzzles | median | p90 | max | target | path (Z3) | required | uniqueness "
-          "| reduction | proof+figures | A/B split | Z3 share | DFS share | DFS nodes/s | proof nodes "
-          "(median) | branch points (mean) | required+forbidden (mean) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| size | puzzles | median | p90 | max | target | CPU ms (median) | path (Z3) "
+          "| required | uniqueness | reduction | proof+figures | A/B split | Z3 share "
+          "| DFS share | DFS nodes/s | proof nodes (median) | branch points (mean) "
+          "| required+forbidden (mean) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for size, count in sizes:
         gen = Generator(size)
         gen.warm_up()
-        recs = [gen.generate(item_seed(SEED, i)).to_dict() for i in range(count)]
+        recs, cpu = [], []
+        for i in range(count):
+            t = time.process_time()
+            recs.append(gen.generate(item_seed(SEED, i)).to_dict())
+            cpu.append(1e3 * (time.process_time() - t))
         s = Generator.summarize(recs)
         ms = np.array([r["elapsed_ms"] for r in recs])
         z3_ms = sum(r["timings"]["z3"] for r in recs)
@@ -47,7 +58,8 @@ def generation(sizes):
         items = np.mean([r["difficulty"]["required"] + r["difficulty"]["forbidden"]
                          for r in recs])
         print(f"| {size}x{size} | {count} | {np.median(ms):.1f} | {np.percentile(ms, 90):.1f} "
-              f"| {ms.max():.1f} | <= {TARGET_MS[size]} | {med('path'):.1f} "
+              f"| {ms.max():.1f} | <= {TARGET_MS[size]} | {median(cpu):.1f} "
+              f"| {med('path'):.1f} "
               f"| {med('required'):.2f} | {med('uniqueness'):.1f} | {med('reduction'):.1f} "
               f"| {med('proof'):.1f} | {med('split'):.1f} | {100 * z3_ms / ms.sum():.0f}% | {100 * dfs_ms / ms.sum():.0f}% "
               f"| {dfs_rate / 1e6:.2f} M | {proof:.0f} "
@@ -97,16 +109,63 @@ def encodings(quick):
     print()
 
 
+def _traps(size, required, answer):
+    """Edges joining two required points that are lattice neighbours but not consecutive
+    on the answer (trap pairs)."""
+    steps = {frozenset(e) for e in zip(answer, answer[1:])}
+    out = set()
+    for x, y in required:
+        for q in ((x + 1, y), (x, y + 1)):
+            if q in required and frozenset(((x, y), q)) not in steps:
+                out.add(((x, y), q))
+    return out
+
+
+def traps(count):
+    print(f"## Trap pairs ({count} puzzles per size, every strategy in turn)\n")
+    print("| size | puzzles | trap pairs kept (mean) | puzzles with one or more | pairs "
+          "dropped for uniqueness (puzzles) | trap edges forbidden on A / B / master "
+          "| unique |")
+    print("|---|---|---|---|---|---|---|")
+    strategies = list(Strategy)
+    for size in range(5, 10):
+        gens = [Generator(size, st) for st in strategies]
+        gens[0].warm_up()
+        kept, dropped, forbidden, unique = [], [], [0, 0, 0], 0
+        for i in range(count):
+            p = gens[i % len(gens)].generate(item_seed(SEED + 1, size * 10_000 + i))
+            m = p.master()
+            t = _traps(size, m.required, list(p.solution))
+            kept.append(len(t))
+            dropped.append(p.difficulty.get("trap_pairs_dropped", 0))
+            on_b = {mirror_edge(e, size) for e in t}
+            forbidden[0] += len(t & p.board_a.forbidden)
+            forbidden[1] += len(on_b & p.board_b.forbidden)
+            forbidden[2] += len(t & m.forbidden)
+            unique += count_solutions(m) == 1 and p.check(p.solution)
+            assert {mirror_point(q, size) for q in p.board_b.required} <= m.required
+        print(f"| {size}x{size} | {count} | {np.mean(kept):.2f} | "
+              f"{sum(k > 0 for k in kept)} | {sum(dropped)} ({sum(d > 0 for d in dropped)}) "
+              f"| {' / '.join(map(str, forbidden))} | {unique}/{count} |", flush=True)
+    print()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer puzzles, fewer Z3 cases")
+    ap.add_argument("--traps", type=int, default=0, metavar="N",
+                    help="also the trap-pair table over N puzzles per size 5-9")
+    ap.add_argument("--only-traps", action="store_true", help="skip the timing tables")
     args = ap.parse_args()
     sizes = [(5, 20), (7, 10), (9, 5)] if args.quick else [(5, 100), (7, 50), (9, 20)]
     print(f"# levelforge.symmetry figures ({platform.python_version()}, "
           f"{os.cpu_count()} CPUs shared with other jobs; times are noisy)\n")
-    generation(sizes)
-    kernel_rate()
-    encodings(args.quick)
+    if not args.only_traps:
+        generation(sizes)
+        kernel_rate()
+        encodings(args.quick)
+    if args.traps:
+        traps(args.traps)
     return 0
 
 

@@ -4,6 +4,7 @@ Grids are flat arrays of ``height * width`` cells, cell ``i = y * width + x``; n
 are visited in the fixed order up, left, right, down. All state lives in flat arrays laid
 out by the index constants below; callers (``levelforge.defense``) allocate them once.
 """
+import numpy as np
 from numba import njit
 
 from .grid import bfs_distance
@@ -368,7 +369,7 @@ def wave_batch(iparams, fparams, kind_hp, kind_speed, sp_kind, sp_entry, entranc
     for r in range(cells.shape[0]):
         for i in range(n):
             blocked[i] = reefs[i]
-        n_cannons = 0
+        n_cannons = np.int64(0)  # int64 from the start: simulate and reset_wave compile once
         for k in range(cells.shape[1]):
             c = cells[r, k]
             if c < 0:
@@ -381,7 +382,8 @@ def wave_batch(iparams, fparams, kind_hp, kind_speed, sp_kind, sp_entry, entranc
         next_steps(dist, width, nxt)
         reset_wave(cn, cn_heat, n_cannons, en, en_prog, ctr, health[r])
         status = simulate(iparams, fparams, kind_hp, kind_speed, sp_kind, sp_entry, entrances,
-                          dist, nxt, cn, cn_heat, n_cannons, en, en_prog, ctr, 1 << 40)
+                          dist, nxt, cn, cn_heat, n_cannons, en, en_prog, ctr,
+                          np.int64(1 << 40))
         out[r, 0] = status
         out[r, 1] = ctr[K_HEALTH]
         out[r, 2] = ctr[K_KILLS]

@@ -56,7 +56,7 @@ def _viable(adj, head, goal, vis, req, n_left, stamp, epoch, queue):
     qt = 0
     need_head = 0
     for k0 in range(4):
-        s = adj[head, k0]
+        s = np.int64(adj[head, k0])  # the bit helpers always take int64: one compile each
         if s < 0:
             continue
         if s == goal:
@@ -81,7 +81,7 @@ def _viable(adj, head, goal, vis, req, n_left, stamp, epoch, queue):
                 free = 0
                 by_head = 0
                 for j in range(4):
-                    r = adj[c, j]
+                    r = np.int64(adj[c, j])
                     if r >= 0:
                         if r == head:
                             free += 1
@@ -96,7 +96,7 @@ def _viable(adj, head, goal, vis, req, n_left, stamp, epoch, queue):
                     if need_head > 1:
                         return False
             for k in range(4):
-                q = adj[c, k]
+                q = np.int64(adj[c, k])
                 if q < 0:
                     continue
                 if q == goal:
@@ -136,7 +136,7 @@ def count_paths(adj, start, goal, req, limit, max_nodes, sols, sol_len,
     ``queue`` (int32[n]) are work arrays. Results go to ``stats`` (see module doc).
     """
     n_left = _reset(vis, stamp, req, start, goal)
-    epoch = 1
+    epoch = np.int64(1)  # int64 (not a literal): one specialisation of _viable to compile
     count = 0
     nodes = 1
     status = COMPLETE
@@ -162,7 +162,7 @@ def count_paths(adj, start, goal, req, limit, max_nodes, sols, sol_len,
     stack_pt[0] = start
     stack_k[0] = 0
     while depth >= 0:
-        c = stack_pt[depth]
+        c = np.int64(stack_pt[depth])
         k = stack_k[depth]
         if k == 4:
             _leave(vis, c)
@@ -171,7 +171,7 @@ def count_paths(adj, start, goal, req, limit, max_nodes, sols, sol_len,
             depth -= 1
             continue
         stack_k[depth] = k + 1
-        q = adj[c, k]
+        q = np.int64(adj[c, k])  # int64 like start: the helpers compile once
         if q < 0 or _is_visited(vis, q):
             continue
         nodes += 1
@@ -228,7 +228,7 @@ def branch_profile(adj, start, goal, req, path, plen, vis, stamp, queue, out):
         legal = 0
         viable = 0
         for k in range(4):
-            q = adj[c, k]
+            q = np.int64(adj[c, k])
             if q < 0 or _is_visited(vis, q):
                 continue
             legal += 1
@@ -251,7 +251,7 @@ def branch_profile(adj, start, goal, req, path, plen, vis, stamp, queue, out):
             out[1] += 1
         if viable >= 1:
             out[2] += viable - 1
-        nxt = path[i + 1]
+        nxt = np.int64(path[i + 1])
         _visit(vis, nxt)
         if req[nxt] and nxt != goal:
             n_left -= 1

@@ -272,11 +272,14 @@ def test_cli_batch_sokoban_resumes_to_the_same_file(tmp_path):
     assert p.read_bytes() == ref.read_bytes()
 
 
-def test_cli_batch_rejects_bad_config(tmp_path, capsys):
+def test_cli_batch_unknown_config_key_lists_the_valid_keys(tmp_path, capsys):
     from levelforge.cli import main
-    code = main(["batch", "sokoban", "--count", "2", "--config", '{"nope": 1}',
+    code = main(["batch", "sokoban", "--count", "2", "--config", '{"wdith": 1}',
                  "-o", str(tmp_path / "x.jsonl")])
-    assert code == 2 and "bad --config" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "unknown key 'wdith'" in err and "valid keys: width, height, boxes" in err
+    assert not (tmp_path / "x.jsonl").exists()
 
 
 def test_symmetry_in_process_and_two_processes_give_identical_files(tmp_path):

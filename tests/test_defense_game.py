@@ -6,19 +6,15 @@ import numpy as np
 import pytest
 
 from levelforge import ConfigError, InvalidMoveError
-from levelforge.defense import Defense, PlacementRejected, Scenario, probe_pairs
+from levelforge.defense import Defense, PlacementRejected, Scenario
 from levelforge.engine import defense as k
 
 import naive_defense as naive
 
 LIGHTHOUSE = Scenario.lighthouse()
-OPENING = [(2, 0), (2, 5)]      # survives wave 1
-WEST, EAST = (0, 6), (6, 6)     # a third cannon on the wrong / right side for wave 2 (B)
-
-
-@pytest.fixture(scope="module")
-def pairs_result():
-    return probe_pairs(LIGHTHOUSE)
+WINNING = [list(phase) for phase in LIGHTHOUSE.plan]   # the reference plan: wins every wave
+REEF = next((x, y) for y, row in enumerate(LIGHTHOUSE.map) for x, ch in enumerate(row)
+            if ch == "#")
 
 
 def _play(seed, plan):
@@ -33,8 +29,25 @@ def _play(seed, plan):
     return d
 
 
-WINNING = [[(*OPENING[0], "cannon"), (*OPENING[1], "cannon")], [(*EAST, "cannon")],
-           [(3, 7, "cannon")]]
+def _after(seed, plan):
+    """The cannon cells legal in the build phase after ``plan``, and the game there."""
+    d = _play(seed, plan)
+    assert d.phase == "build"
+    return d.legal_cells("cannon"), d
+
+
+def _wrong_side():
+    """A wave-2 reinforcement after the reference opening that loses wave 2 (the design's
+    old strategy: the side of the previous wave), nearest entrance A."""
+    cells, _ = _after(0, WINNING[:1])
+    ax, ay = LIGHTHOUSE.entrances["A"]
+    for c in sorted(cells, key=lambda c: ((c[0] - ax) ** 2 + (c[1] - ay) ** 2, c[1], c[0])):
+        if _play(0, WINNING[:1] + [[(*c, "cannon")]]).outcome_at(2) == "lost":
+            return c
+    raise AssertionError("every reinforcement survives wave 2")
+
+
+WRONG = _wrong_side()
 
 
 # ------------------------------------------------------------------------- scenario
@@ -52,7 +65,7 @@ def test_scenario_default_has_source_design_grid_economy_and_health():
 def test_scenario_waves_follow_the_issue():
     s = LIGHTHOUSE
     for seed in (0, 1):
-        w1, w2, w3 = (s.forecast(w, seed) for w in (1, 2, 3))
+        w1, w2, w3 = (s.forecast(w, seed).spawns for w in (1, 2, 3))
         assert len(w1) == 10 and {e for _, _, e in w1} == {"A"}
         assert [n for n, kd, _ in w1 if kd == "armoured"] == [7, 10]
         assert len(w2) == 10 and {e for _, _, e in w2} == {"B"}
@@ -75,12 +88,15 @@ def test_seed_parity_decides_only_the_final_wave_entrance_order(seed):
 
 
 def test_seed_parity_decides_the_final_wave_outcome_of_a_plan():
-    plan = WINNING[:2] + [[(*WEST, "cannon")]]
-    even = [_play(seed, plan).to_dict() for seed in (0, 2, 1, 3)]
-    assert even[0]["records"] == even[1]["records"]
-    assert even[2]["records"] == even[3]["records"]
-    assert even[0]["records"][2]["outcome"] == "lost"
-    assert even[2]["records"][2]["outcome"] == "won"
+    cells, _ = _after(0, WINNING[:2])
+    split = 0
+    for c in cells:
+        plan = WINNING[:2] + [[(*c, "cannon")]]
+        games = [_play(seed, plan).to_dict() for seed in (0, 2, 1, 3)]
+        assert games[0]["records"] == games[1]["records"]
+        assert games[2]["records"] == games[3]["records"]
+        split += games[0]["records"][2]["outcome"] != games[2]["records"][2]["outcome"]
+    assert split > 0   # some third cannon wins on one entrance order only
 
 
 def test_spawner_and_forecast_use_the_same_functions():
@@ -88,9 +104,35 @@ def test_spawner_and_forecast_use_the_same_functions():
         d = Defense(LIGHTHOUSE, seed)
         for wave in (1, 2, 3):
             kinds, entries = d._rules.spawn[wave - 1]
-            fc = d.forecast(wave)
+            fc = d.forecast(wave).spawns
             assert [("skiff", "armoured")[i] for i in kinds] == [kd for _, kd, _ in fc]
             assert [("A", "B")[i] for i in entries] == [e for _, _, e in fc]
+
+
+def test_forecast_is_the_next_wave_and_its_banner_counts_the_spawner():
+    d = Defense(LIGHTHOUSE, 20)
+    f = d.forecast()
+    assert f == d.forecast(1) and f.wave == 1 and f.waves == 3
+    assert (f.ships, f.skiffs, f.armoured, f.entrances, f.counts) == \
+        (10, 8, (7, 10), ("A",), (("A", 10), ("B", 0)))
+    assert f.banner() == ("wave 1 of 3: 10 ships, 8 skiffs + 2 armoured (ships 7, 10); "
+                          "all from A, B waits")
+    _play_into(d, WINNING[:1])
+    assert d.wave == 2 and d.forecast().wave == 2 and d.forecast().order == "B" * 10
+    for seed, first in ((19, "B"), (20, "A")):
+        f3 = Defense(LIGHTHOUSE, seed).forecast(3)
+        kinds, entries = Defense(LIGHTHOUSE, seed)._rules.spawn[2]
+        assert f3.order == "".join("AB"[i] for i in entries)
+        assert f3.armoured == tuple(i + 1 for i, kd in enumerate(kinds) if kd == 1)
+        assert f3.entrances[0] == first and f3.banner().endswith(f"alternating, {first} first")
+    assert json.loads(json.dumps(f.to_dict()))["counts"] == {"A": 10, "B": 0}
+
+
+def _play_into(d, plan):
+    for builds in plan:
+        for x, y, kind in builds:
+            d.place(x, y, kind)
+        d.run_wave()
 
 
 def test_scenario_round_trips_through_json_and_toml_files(tmp_path):
@@ -155,35 +197,35 @@ def test_scenario_load_rejects_bad_files(tmp_path):
         Scenario.load(other)
 
 
-# ------------------------------------------------------------------------- tuning
-def test_empty_defence_leaks_five_ships_and_loses_wave_1():
-    rec = Defense(LIGHTHOUSE, 0).run_wave()
-    assert (rec.outcome, rec.leaks_a, rec.leaks_b, rec.kills, rec.health) == ("lost", 5, 0, 0, 0)
-
-
-def test_some_but_far_from_all_two_cannon_openings_survive_wave_1(pairs_result):
-    assert 0 < pairs_result.surviving <= pairs_result.legal_pairs // 2
-    assert pairs_result.surviving >= 10
-
-
+# ------------------------------------------------------------------------- wave 2 from B
 def test_surviving_opening_can_lose_wave_2_if_reinforced_on_the_wrong_side():
-    base = [[(*c, "cannon") for c in OPENING]]
-    wrong = _play(0, base + [[(*WEST, "cannon")]])
-    right = _play(0, base + [[(*EAST, "cannon")]])
+    wrong = _play(0, WINNING[:1] + [[(*WRONG, "cannon")]])
+    right = _play(0, WINNING[:2])
     assert wrong.outcome_at(1) == right.outcome_at(1) == "won"
     assert wrong.outcome_at(2) == "lost" and wrong.records[1].leaks_b > 0
     assert right.outcome_at(2) == "won"
 
 
 # ------------------------------------------------------------------------- placement
+LEGAL = Defense().legal_cells("cannon")
+
+
+def _neighbours(cell):
+    x, y = cell
+    return [(x + dx, y + dy) for dx, dy in ((0, -1), (-1, 0), (1, 0), (0, 1))
+            if 0 <= x + dx < LIGHTHOUSE.width and 0 <= y + dy < LIGHTHOUSE.height
+            and LIGHTHOUSE.map[y + dy][x + dx] == "."]
+
+
 def test_placement_error_none_for_a_legal_cell():
-    e = Defense().check_placement(2, 5, "cannon")
+    e = Defense().check_placement(*LEGAL[0], "cannon")
     assert e.ok and e.code == "none"
 
 
 @pytest.mark.parametrize("xy,code", [((7, 0), "out_of_bounds"), ((-1, 3), "out_of_bounds"),
-                                     ((3, 0), "reef"), ((0, 0), "entrance"),
-                                     ((6, 0), "entrance"), ((3, 8), "beacon")])
+                                     (REEF, "reef"), (LIGHTHOUSE.entrances["A"], "entrance"),
+                                     (LIGHTHOUSE.entrances["B"], "entrance"),
+                                     (LIGHTHOUSE.beacon, "beacon")])
 def test_placement_errors_for_cells_that_never_take_a_building(xy, code):
     e = Defense().check_placement(*xy, "wall")
     assert e.code == code and not e.ok and str(xy) in e.message
@@ -191,52 +233,55 @@ def test_placement_errors_for_cells_that_never_take_a_building(xy, code):
 
 def test_placement_error_occupied():
     d = Defense()
-    d.place(2, 5, "wall")
-    assert d.check_placement(2, 5, "cannon").code == "occupied"
+    d.place(*LEGAL[0], "wall")
+    assert d.check_placement(*LEGAL[0], "cannon").code == "occupied"
 
 
 def test_placement_error_not_enough_material():
     d = Defense()
-    d.place(2, 0, "cannon")
-    d.place(2, 5, "cannon")
-    e = d.check_placement(3, 7, "cannon")
+    d.place(*LEGAL[-1], "cannon")
+    d.place(*LEGAL[-2], "cannon")
+    cell = d.legal_cells("wall")[0]     # 2 material left: a wall, not a cannon
+    e = d.check_placement(*cell, "cannon")
     assert e.code == "not_enough_material" and "costs 4" in e.message
-    assert d.check_placement(3, 7, "wall").ok
 
 
-@pytest.mark.parametrize("first,second,entrance", [((0, 1), (1, 0), "A"),
-                                                   ((6, 1), (5, 0), "B")])
-def test_placement_error_seals_route_names_the_entrance(first, second, entrance):
+@pytest.mark.parametrize("entrance", ["A", "B"])
+def test_placement_error_seals_route_names_the_entrance(entrance):
     d = Defense()
-    d.place(*first, "wall")
-    e = d.check_placement(*second, "wall")
+    *first, last = _neighbours(LIGHTHOUSE.entrances[entrance])
+    for cell in first:
+        d.place(*cell, "wall")
+    e = d.check_placement(*last, "wall")
     assert e.code == "seals_route" and e.entrances == (entrance,)
     assert f"entrance {entrance}" in e.message
 
 
 def test_placement_error_seals_both_routes_near_the_beacon():
     d = Defense()
-    d.place(4, 7, "wall")
-    d.place(2, 8, "wall")
-    e = d.check_placement(2, 7, "wall")
+    *first, last = _neighbours(LIGHTHOUSE.beacon)
+    for cell in first:
+        d.place(*cell, "wall")
+    e = d.check_placement(*last, "wall")
     assert e.code == "seals_route" and e.entrances == ("A", "B")
 
 
 def test_placement_error_not_in_the_build_phase():
     d = Defense()
     d.start_wave()
-    assert d.check_placement(2, 5, "wall").code == "not_build_phase"
+    assert d.check_placement(*LEGAL[0], "wall").code == "not_build_phase"
     d.run_wave()
     assert d.phase == "defeat"
-    assert d.check_placement(2, 5, "wall").code == "not_build_phase"
+    assert d.check_placement(*LEGAL[0], "wall").code == "not_build_phase"
 
 
 def test_rejected_placement_changes_nothing():
     d = Defense()
-    d.place(2, 0, "cannon")
+    d.place(*LEGAL[0], "cannon")
     before = json.dumps(d.to_dict())
     cuts = d._cut_map().copy()
-    for x, y, kind in [(3, 0, "wall"), (2, 0, "wall"), (9, 9, "cannon"), (0, 0, "cannon")]:
+    for x, y, kind in [(*REEF, "wall"), (*LEGAL[0], "wall"), (9, 9, "cannon"),
+                       (*LIGHTHOUSE.entrances["A"], "cannon")]:
         with pytest.raises(PlacementRejected) as info:
             d.place(x, y, kind)
         assert not info.value.error.ok
@@ -248,12 +293,13 @@ def test_rejected_placement_changes_nothing():
 def test_place_spends_material_and_rebuilds_the_distance_field():
     d = Defense()
     before = d.distance_map()
-    assert d.route("A")[1] == (1, 0)
-    d.place(1, 0, "wall")
-    assert d.material == 8 and d.buildings == ((1, 0, "wall"),)
+    route = d.route("A")
+    step = route[1]
+    d.place(*step, "wall")
+    assert d.material == 8 and d.buildings == ((*step, "wall"),)
     after = d.distance_map()
-    assert after[0, 1] == -1 and (after != before).any()
-    assert d.route("A")[1] == (0, 1)
+    assert after[step[1], step[0]] == -1 and (after != before).any()
+    assert d.route("A")[1] != step and d.route("A")[0] == route[0]
     assert d.route("A")[-1] == LIGHTHOUSE.beacon
 
 
@@ -273,9 +319,10 @@ def test_bad_arguments_raise_config_errors():
 
 def test_legal_cells_match_check_placement_and_exclude_cut_cells():
     d = Defense()
-    d.place(0, 1, "wall")
+    first, last = _neighbours(LIGHTHOUSE.entrances["A"])[:2]
+    d.place(*first, "wall")
     cells = d.legal_cells("wall")
-    assert (1, 0) not in cells and (2, 5) in cells
+    assert last not in cells and LEGAL[-1] in cells
     assert all(d.check_placement(x, y, "wall").ok for x, y in cells)
 
 
@@ -303,7 +350,7 @@ def test_simulation_matches_plain_python_rules(case):
         _random_plan(rng, d)
         cannons = [(x, y) for x, y, kd in d.buildings if kd == "cannon"]
         walls = [(x, y) for x, y, kd in d.buildings if kd == "wall"]
-        ships = [(kd, e) for _, kd, e in d.forecast()]
+        ships = [(kd, e) for _, kd, e in d.forecast().spawns]
         expected = naive.simulate_wave(LIGHTHOUSE, d.wave, cannons, walls, ships, health)
         rec = d.run_wave()
         got = {key: getattr(rec, key) for key in expected}
@@ -379,7 +426,11 @@ def test_per_wave_records_and_cumulative_totals_add_up():
     assert d.time == t.ticks / 60
     for r, n in zip(recs, (10, 10, 12)):
         assert r.kills + r.leaks_a + r.leaks_b == n
-    assert [r.cannons for r in recs] == [2, 3, 4] and [r.walls for r in recs] == [0, 0, 0]
+    built = [0, 0]
+    for phase, r in zip(WINNING, recs):
+        built[0] += sum(kind == "cannon" for _, _, kind in phase)
+        built[1] += sum(kind == "wall" for _, _, kind in phase)
+        assert (r.cannons, r.walls) == tuple(built)
     # health: 5, +1 after each won wave, -1 per leak
     assert recs[0].health == 5 - recs[0].leaks_a - recs[0].leaks_b
     assert recs[1].health == recs[0].health + 1 - recs[1].leaks_a - recs[1].leaks_b
@@ -398,13 +449,18 @@ def test_outcome_at_reads_only_finished_waves():
 
 
 def test_leaks_count_by_the_entrance_saved_at_spawn():
-    d = _play(0, WINNING[:2] + [[(*WEST, "cannon")]])
-    r3 = d.records[2]
-    expected = naive.simulate_wave(
-        LIGHTHOUSE, 3, [(x, y) for x, y, _ in d.buildings], [],
-        [(kd, e) for _, kd, e in d.forecast(3)], d.records[1].health + 1)
-    assert (r3.leaks_a, r3.leaks_b) == (expected["leaks_a"], expected["leaks_b"])
-    assert r3.leaks_a > 0 and r3.leaks_b > 0
+    cells, _ = _after(0, WINNING[:2])
+    both = 0
+    for c in cells:
+        d = _play(0, WINNING[:2] + [[(*c, "cannon")]])
+        r3 = d.records[2]
+        expected = naive.simulate_wave(
+            LIGHTHOUSE, 3, [(x, y) for x, y, kd in d.buildings if kd == "cannon"],
+            [(x, y) for x, y, kd in d.buildings if kd == "wall"],
+            [(kd, e) for _, kd, e in d.forecast(3).spawns], d.records[1].health + 1)
+        assert (r3.leaks_a, r3.leaks_b) == (expected["leaks_a"], expected["leaks_b"])
+        both += r3.leaks_a > 0 and r3.leaks_b > 0
+    assert both > 0
 
 
 # ------------------------------------------------------------------------- retry, restart
@@ -413,14 +469,13 @@ def test_retry_restores_the_build_phase_snapshot_exactly_three_times():
     start_of_build = json.dumps(d.to_dict(), sort_keys=True)
     assert d.phase == "build" and d.wave == 2
     for _ in range(3):
-        d.place(*WEST, "cannon")
-        d.place(2, 8, "wall")
+        d.place(*WRONG, "cannon")
         rec = d.run_wave()
         assert rec.outcome == "lost" and d.phase == "defeat" and len(d.records) == 2
         d.retry_wave()
         assert json.dumps(d.to_dict(), sort_keys=True) == start_of_build
         assert len(d.records) == 1
-    d.place(*EAST, "cannon")
+    d.place(*WINNING[1][0])
     assert d.run_wave().outcome == "won"
 
 
@@ -479,7 +534,7 @@ def test_simulation_matches_plain_python_rules_on_other_numbers(changes, case):
         expected = naive.simulate_wave(
             scenario, d.wave, [(x, y) for x, y, kd in d.buildings if kd == "cannon"],
             [(x, y) for x, y, kd in d.buildings if kd == "wall"],
-            [(kd, e) for _, kd, e in d.forecast()], health)
+            [(kd, e) for _, kd, e in d.forecast().spawns], health)
         rec = d.run_wave()
         assert {key: getattr(rec, key) for key in expected} == expected
         health = rec.health + 1
@@ -487,13 +542,14 @@ def test_simulation_matches_plain_python_rules_on_other_numbers(changes, case):
 
 def test_cannons_aim_with_the_same_find_target_that_decides_hits():
     d = Defense(LIGHTHOUSE, 0)
-    d.place(2, 0, "cannon")
-    d.place(2, 7, "cannon")
+    cannons = [(x, y) for x, y, kind in WINNING[0] if kind == "cannon"]
+    for c in cannons:
+        d.place(*c, "cannon")
     assert d.targets() == (None, None)
     d.start_wave()
     seen = 0
     while d.advance(5) == "running":
-        for (cx, cy), aim in zip([(2, 0), (2, 7)], d.targets()):
+        for (cx, cy), aim in zip(cannons, d.targets()):
             if aim is None:
                 continue
             ship, x, y = aim

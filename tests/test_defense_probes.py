@@ -1,4 +1,5 @@
-"""Probes (pairs, campaigns, strategies, barrier timing), executors, and the CLI."""
+"""Probes (pairs, campaigns, rescues, naive policies), executors, and the CLI. The design's
+facts and studies on the shipped scenario are in test_defense_facts.py."""
 import dataclasses
 import json
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -9,7 +10,9 @@ import pytest
 from levelforge import ConfigError
 from levelforge.cli import main as levelforge_main
 from levelforge.defense import Defense, Scenario, probe_campaign, probe_pairs, probe_strategies
-from levelforge.defense.probes import STRATEGIES
+from levelforge.defense.cli import parse_opening
+from levelforge.defense.probes import probe_rescues
+from levelforge.defense.strategies import STRATEGIES
 
 LIGHTHOUSE = Scenario.lighthouse()
 
@@ -48,12 +51,12 @@ def test_pair_probe_outcomes_match_games_played_through_defense(pairs):
 
 
 def test_campaign_counts_match_games_played_through_defense(pairs):
-    opening = ((2, 0), (2, 7))
+    opening = max(pairs.survivors(), key=lambda s: s[1])[0]
     few = dataclasses.replace(pairs, pairs=tuple(p for p in pairs.pairs if p[0] == opening))
     result = probe_campaign(LIGHTHOUSE, seeds=(0, 1), pairs=few)
     assert result.surviving_pairs == 1
     wins = {0: 0, 1: 0}
-    sequences = 0
+    sequences = survivors = 0
     d2 = Defense(LIGHTHOUSE)
     for c in opening:
         d2.place(*c, "cannon")
@@ -66,6 +69,7 @@ def test_campaign_counts_match_games_played_through_defense(pairs):
         d.place(*c2, "cannon")
         if d.run_wave().outcome != "won":
             continue
+        survivors += 1
         for c3 in d.legal_cells("cannon"):
             sequences += 1
             for seed in (0, 1):
@@ -76,9 +80,10 @@ def test_campaign_counts_match_games_played_through_defense(pairs):
                     g.run_wave()
                 wins[seed] += g.phase == "victory"
     assert sequences > 0
-    assert result.sequences == 2 * sequences
+    assert result.survivors == (1, survivors) and result.final_sequences == sequences
     assert result.winning_sequences == wins
     assert result.winning_openings == {s: int(wins[s] > 0) for s in (0, 1)}
+    assert result.openings_won_by_all == int(min(wins.values()) > 0)
 
 
 def test_probe_results_are_identical_whatever_the_executor(pairs):
@@ -86,6 +91,7 @@ def test_probe_results_are_identical_whatever_the_executor(pairs):
     base_pairs = _strip(pairs.to_dict())
     base_campaign = _strip(probe_campaign(LIGHTHOUSE, (0, 1), pairs=few).to_dict())
     base_strategies = _strip(probe_strategies(LIGHTHOUSE, (0,)).to_dict())
+    base_rescues = _strip(probe_rescues(LIGHTHOUSE, 0, top=30, pairs=pairs).to_dict())
     with ThreadPoolExecutor(2) as ex:
         assert _strip(probe_pairs(LIGHTHOUSE, 0, ex).to_dict()) == base_pairs
         assert _strip(probe_strategies(LIGHTHOUSE, (0,), ex).to_dict()) == base_strategies
@@ -93,52 +99,38 @@ def test_probe_results_are_identical_whatever_the_executor(pairs):
         assert _strip(probe_pairs(LIGHTHOUSE, 0, ex).to_dict()) == base_pairs
         assert _strip(probe_campaign(LIGHTHOUSE, (0, 1), ex, pairs=few).to_dict()) == \
             base_campaign
+        assert _strip(probe_rescues(LIGHTHOUSE, 0, 30, ex, pairs=pairs).to_dict()) == \
+            base_rescues
 
 
-def test_strategies_play_four_baselines_and_barrier_timing_for_both_parities():
+def test_strategies_play_the_four_naive_policies_for_both_parities():
     r = probe_strategies(LIGHTHOUSE, seeds=(0, 1))
-    games = r.games
-    assert len(games) == len(STRATEGIES) * 2 * 4
-    assert {(g["strategy"], g["seed"], g["barrier_before_wave"]) for g in games} == \
-        {(s, sd, b) for s in STRATEGIES for sd in (0, 1) for b in (None, 1, 2, 3)}
-    by = {(g["strategy"], g["seed"], g["barrier_before_wave"]): g for g in games}
-    # row order: the first legal cells in row order
-    assert by["row_order", 0, None]["buildings"][:2] == [[1, 0, "cannon"], [2, 0, "cannon"]]
-    # nearest the beacon: its bay first
-    assert by["nearest_beacon", 0, None]["buildings"][0] == [3, 7, "cannon"]
-    for g in games:
-        walls = [b for b in g["buildings"] if b[2] == "wall"]
-        reached = g["barrier_before_wave"] is not None and \
-            g["barrier_before_wave"] <= len(g["records"])
-        assert len(walls) == (1 if reached else 0)
+    assert [(g["strategy"], g["seed"]) for g in r.games] == \
+        [(s, sd) for s in STRATEGIES for sd in (0, 1)]
+    by = {(g["strategy"], g["seed"]): g for g in r.games}
+    first = Defense(LIGHTHOUSE).legal_cells("cannon")
+    bx, by_ = LIGHTHOUSE.beacon
+    assert by["row_order", 0]["buildings"][0][:2] == list(first[0])
+    near = min(first, key=lambda c: ((c[0] - bx) ** 2 + (c[1] - by_) ** 2, c[1], c[0]))
+    assert by["nearest_beacon", 0]["buildings"][0][:2] == list(near)
+    ax, ay = LIGHTHOUSE.entrances["A"]   # wave 1 comes from A
+    near = min(first, key=lambda c: ((c[0] - ax) ** 2 + (c[1] - ay) ** 2, c[1], c[0]))
+    assert by["nearest_entrance", 0]["buildings"][0][:2] == list(near)
+    for g in r.games:
         assert [rec["wave"] for rec in g["records"]] == list(range(1, len(g["records"]) + 1))
-    # barrier timing: the same plan (the strategy game's cannons, phase by phase)
-    for g in games:
-        base = by[g["strategy"], g["seed"], None]
-        planned = [b for b in base["buildings"] if b[2] == "cannon"]
-        cannons = [b for b in g["buildings"] if b[2] == "cannon"]
-        if g["plan_deviations"] == 0:
-            n = min(len(planned), len(cannons))
-            assert cannons[:n] == planned[:n]
-    # the study is not trivial: an early barrier changes some results
-    assert any(by[s, 0, 1]["waves_won"] != by[s, 0, None]["waves_won"] for s in STRATEGIES)
-    assert len({g["outcome"] for g in games}) == 2
+    assert r.table().count("\n") == 1 + len(r.games)
 
 
 def test_strategy_games_replay_identically_through_defense():
-    games = probe_strategies(LIGHTHOUSE, seeds=(1,)).games
-    g = next(g for g in games if g["strategy"] == "nearest_centre"
-             and g["barrier_before_wave"] == 2)
-    assert g["outcome"] == "victory"
-    d = Defense(LIGHTHOUSE, 1)
-    done = 0
-    for rec in g["records"]:
-        standing = rec["cannons"] + rec["walls"]
-        for b in g["buildings"][done:standing]:
-            d.place(*b)
-        done = standing
-        assert d.run_wave().to_dict() == rec
-    assert d.totals.to_dict() == g["totals"]
+    for g in probe_strategies(LIGHTHOUSE, seeds=(1,)).games:
+        d = Defense(LIGHTHOUSE, 1)
+        done = 0
+        for rec in g["records"]:
+            for b in g["buildings"][done:rec["cannons"] + rec["walls"]]:
+                d.place(*b)
+            done = rec["cannons"] + rec["walls"]
+            assert d.run_wave().to_dict() == rec
+        assert d.totals.to_dict() == g["totals"] and d.phase == g["outcome"]
 
 
 def test_probes_reject_bad_arguments(pairs):
@@ -150,14 +142,23 @@ def test_probes_reject_bad_arguments(pairs):
         probe_campaign(LIGHTHOUSE, pairs="not a result")
     with pytest.raises(ConfigError):
         probe_strategies("lighthouse")
+    with pytest.raises(ConfigError, match="top"):
+        probe_rescues(LIGHTHOUSE, top=0, pairs=pairs)
+    with pytest.raises(ConfigError, match="item 2 'x3,1'"):
+        parse_opening("c1,0 x3,1")
 
 
-def test_cli_show_prints_map_distance_field_and_routes(capsys):
-    assert levelforge_main(["defense", "show"]) == 0
+def test_cli_show_prints_forecast_map_distance_field_and_routes(capsys):
+    assert levelforge_main(["defense", "show", "--seed", "20"]) == 0
     out = capsys.readouterr().out
-    assert "A a a # b b B" in out
-    assert "distance to the beacon" in out and "11 10  9 --  9 10 11" in out
-    assert "A (11 steps): (0,0) (1,0)" in out
+    d = Defense(LIGHTHOUSE, 20)
+    assert f"next: {d.forecast().banner()}" in out
+    assert "next: wave 1 of 3: 10 ships, 8 skiffs + 2 armoured (ships 7, 10); all from A" in out
+    assert "then: wave 3 of 3: 12 ships" in out and "alternating, A first" in out
+    assert "distance to the beacon" in out
+    assert " ".join(f"{v:2d}" if v >= 0 else "--" for v in d.distance_map()[0]) in out
+    route = d.route("A")
+    assert f"A ({len(route) - 1} steps): " + " ".join(f"({x},{y})" for x, y in route) in out
 
 
 def test_cli_probe_pairs_writes_json(tmp_path, capsys, pairs):
@@ -174,3 +175,24 @@ def test_cli_reports_bad_input_with_exit_code_2(tmp_path, capsys):
     code = levelforge_main(["defense", "show", "--scenario", str(tmp_path / "none.toml")])
     assert code == 2
     assert "cannot read scenario" in capsys.readouterr().err
+
+
+def test_cli_probe_campaign_and_rescues_print_the_design_figures(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert levelforge_main(["defense", "probe", "rescues", "--top", "12", "--workers", "1",
+                            "--no-progress", "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "on the 12 losing openings with the most kills" in text
+    assert json.loads(out.read_text())["examined"] == 12
+
+
+def test_cli_probe_wave_order_takes_an_opening(capsys):
+    code = levelforge_main(["defense", "probe", "wave-order", "--opening",
+                            " ".join(f"{k[0]}{x},{y}" for x, y, k in LIGHTHOUSE.plan[0]),
+                            "--seed", "19", "--no-progress", "--workers", "1"])
+    assert code == 0
+    captured = capsys.readouterr()
+    assert "| wave-2 reinforcement positions that survive wave 2 |" in captured.err
+    assert json.loads(captured.out)["probe"] == "wave-order"
+    assert levelforge_main(["defense", "probe", "wave-order", "--opening", "c1"]) == 2
+    assert "expected c<x>,<y>" in capsys.readouterr().err

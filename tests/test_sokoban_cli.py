@@ -49,7 +49,7 @@ def test_solve_prints_status_pushes_moves_solution_and_ms(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["generate", "--pushes", "9-3"], "pushes hi"),
+    (["generate", "--pushes", "9-3"], "lo must not exceed hi, got 9-3"),
     (["generate", "--width", "99"], "width"),
     (["solve", "missing.xsb"], "cannot read"),
 ])
@@ -63,4 +63,4 @@ def test_level_number_out_of_range_exits_2(tmp_path, capsys):
     path = tmp_path / "one.xsb"
     path.write_text("#####\n#@$.#\n#####\n")
     assert levelforge_main(["sokoban", "solve", str(path), "--level", "4"]) == 2
-    assert "holds 1 levels" in capsys.readouterr().err
+    assert capsys.readouterr().err.rstrip().endswith("holds 1 level")  # "1 level", not "1 levels"

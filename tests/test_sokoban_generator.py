@@ -194,7 +194,7 @@ def test_campaign_rises_from_6x6_one_box_to_8x8_three_boxes_four_walls():
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"width": 2}, "width"), ({"height": 65}, "height"), ({"boxes": 0}, "boxes"),
-    ({"boxes": 25}, "boxes"), ({"pushes": (5, 4)}, "pushes hi"), ({"pushes": "x"}, "LO-HI"),
+    ({"boxes": 25}, "boxes"), ({"pushes": (5, 4)}, "lo must not exceed hi"), ({"pushes": "x"}, "LO-HI"),
     ({"pushes": 3}, "pair"), ({"inner_walls": -1}, "inner_walls"), ({"rebuilds": 0}, "rebuilds"),
     ({"every": 0}, "every"), ({"node_cap": 0}, "node_cap"), ({"width": 7.0}, "width"),
 ])

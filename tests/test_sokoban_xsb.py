@@ -85,7 +85,7 @@ def test_rejects_several_players():
 
 def test_rejects_boxes_not_equal_goals():
     e = _err("; t\n\n######\n#@$$.#\n######")
-    assert "2 boxes but 1 goals" in str(e) and e.line == 3
+    assert "2 boxes but 1 goal" in str(e) and "1 goals" not in str(e) and e.line == 3
 
 
 def test_rejects_no_boxes():

@@ -12,7 +12,7 @@ from levelforge.seeding import item_seed
 from levelforge.symmetry import Generator, Puzzle, Strategy, generate, longest_path_points
 from levelforge.symmetry.board import mirror_point
 
-from naive_symmetry import count_paths
+from naive_symmetry import count_paths, forbidden_trap_edges, trap_edges
 
 _GENERATORS = {}
 
@@ -29,21 +29,51 @@ def _edges(path):
     return {(a, b) if a <= b else (b, a) for a, b in zip(path, path[1:])}
 
 
-@pytest.mark.parametrize("size", [4, 5, 6, 7])
-def test_300_generated_puzzles_are_unique_by_the_reference_counter(size):
-    """75 puzzles per size over 4-7 (300 in all)."""
-    gen = _gen(size)
-    for i in range(75):
+# 300 puzzles over sizes 5-9, mostly small (the reference counter is plain Python); every
+# strategy in turn. asv_bench/report_symmetry.py --traps runs a heavier sweep.
+TRAP_SWEEP = [(5, 170), (6, 80), (7, 40), (8, 6), (9, 4)]
+
+
+@pytest.mark.parametrize("size,count", TRAP_SWEEP)
+def test_trap_pair_edge_is_never_forbidden_and_every_puzzle_stays_unique(size, count):
+    """The design's rule: an edge joining two required points that are lattice neighbours
+    but not consecutive on the answer is never forbidden (on A, on B, on the master)."""
+    strategies = list(Strategy)
+    for i in range(count):
         seed = item_seed(300, size * 1000 + i)
-        p = gen.generate(seed)
-        assert p.check(p.solution)
+        p = _gen(size, strategies[i % len(strategies)]).generate(seed)
+        assert forbidden_trap_edges(p) == {"A": [], "B": [], "master": []}, seed
         m = p.master()
+        assert p.difficulty["trap_pairs"] == len(trap_edges(size, m.required, p.solution))
+        assert p.check(p.solution)
         assert count_paths(size, m.start, m.goal, m.required, m.forbidden, limit=2,
                            prune=True) == 1, seed
         # A and B are exact mirrors in start and goal
         assert p.board_b.start == mirror_point(p.board_a.start, size)
         assert p.board_b.goal == mirror_point(p.board_a.goal, size)
         assert p.solution[0] == p.board_a.start and p.solution[-1] == p.board_a.goal
+
+
+def test_trap_pair_that_blocks_uniqueness_is_dropped_not_the_rule():
+    """7x7 seed 16: an alternative leaves the answer only through a trap pair's edge and
+    misses no answer point, so one point of the pair stops being required."""
+    p = _gen(7).generate(16)
+    assert p.difficulty["trap_pairs_dropped"] == 1
+    assert forbidden_trap_edges(p) == {"A": [], "B": [], "master": []}
+    m = p.master()
+    assert count_paths(7, m.start, m.goal, m.required, m.forbidden, limit=2, prune=True) == 1
+
+
+def test_trap_pairs_chosen_first_stay_through_the_reduction():
+    kept = 0
+    for seed in range(30):
+        p = _gen(5).generate(seed)
+        m = p.master()
+        traps = trap_edges(5, m.required, p.solution)
+        kept += bool(traps)
+        for a, b in traps:   # a trap pair: neighbours on the board, far apart on the answer
+            assert abs(p.solution.index(a) - p.solution.index(b)) >= 3
+    assert kept >= 20
 
 
 def test_required_points_lie_on_the_answer_and_forbidden_edges_avoid_it():
@@ -99,14 +129,15 @@ def test_z3_resource_limit_shortens_the_path_and_stays_deterministic():
         assert again.to_json(include_timings=False) == p.to_json(include_timings=False)
 
 
-def test_reduction_leaves_no_removable_condition():
+def test_reduction_leaves_no_removable_condition_but_trap_pairs():
     for seed in range(6):
         p = _gen(5).generate(seed)
         m = p.master()
         for e in m.forbidden:
             assert count_paths(5, m.start, m.goal, m.required, m.forbidden - {e}, limit=2,
                                prune=True) == 2
-        for r in m.required:
+        in_traps = {q for e in trap_edges(5, m.required, p.solution) for q in e}
+        for r in m.required - in_traps:
             assert count_paths(5, m.start, m.goal, m.required - {r}, m.forbidden, limit=2,
                                prune=True) == 2
 

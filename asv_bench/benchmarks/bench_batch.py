@@ -54,3 +54,20 @@ class BatchProcesses:
         with tempfile.TemporaryDirectory() as d:
             batch.run(self.gen, 2000, SEED, f"{d}/out.jsonl", executor=self.pool,
                       show_progress=False)
+
+
+class BatchJobs:
+    """The whole job as the CLI runs it: batch.run with levelforge's own worker processes
+    (forked after the parent warmed the kernels, adaptive chunks, items streamed back)."""
+
+    params = [1, 2]
+    param_names = ["jobs"]
+    timeout = 120
+
+    def setup(self, jobs):
+        self.gen = Generator(width=7, height=7, boxes=2, pushes=(4, 8))
+        self.gen.warm_up()
+
+    def time_run_2000_to_jsonl(self, jobs):
+        with tempfile.TemporaryDirectory() as d:
+            batch.run(self.gen, 2000, SEED, f"{d}/out.jsonl", jobs=jobs, show_progress=False)

@@ -14,7 +14,6 @@ from .common import SEED
 
 SIDE = 1000
 REEFS = 0.25
-PLAN = [[(2, 0), (2, 5)], [(6, 6)], [(3, 7)]]  # wins all three waves on the lighthouse map
 
 
 def big_grid(side=SIDE, p=REEFS, seed=SEED):
@@ -89,11 +88,11 @@ class CutCells:
 
 
 def play_plan(scenario, seed=0):
-    """The three-wave winning plan through the Defense API."""
+    """The scenario's reference plan (it wins all three waves) through the Defense API."""
     d = Defense(scenario, seed)
-    for cells in PLAN:
-        for c in cells:
-            d.place(*c, "cannon")
+    for builds in scenario.plan:
+        for x, y, kind in builds:
+            d.place(x, y, kind)
         d.run_wave()
     return d
 
@@ -105,11 +104,12 @@ class Simulation:
         self.scenario = Scenario.lighthouse()
         self.rules = Rules(self.scenario, 0)
         w = self.rules.width
-        cells = []
+        cells, cannon = [], []
         self.rows = []
-        for builds in PLAN:
-            cells += [y * w + x for x, y in builds]
-            self.rows.append([list(cells)])
+        for builds in self.scenario.plan:
+            cells += [y * w + x for x, y, _ in builds]
+            cannon += [int(kind == "cannon") for _, _, kind in builds]
+            self.rows.append(([list(cells)], [list(cannon)]))
         assert play_plan(self.scenario).phase == "victory"
         self.time_three_wave_kernel()
 
@@ -118,8 +118,8 @@ class Simulation:
 
     def time_three_wave_kernel(self):
         health = self.scenario.economy.beacon_health
-        for wave, row in enumerate(self.rows, start=1):
-            out = self.rules.run_rows(wave, row, [[1] * len(row[0])], [health])
+        for wave, (row, cannon) in enumerate(self.rows, start=1):
+            out = self.rules.run_rows(wave, row, cannon, [health])
             health = int(out[0, 1]) + 1
 
 

@@ -16,6 +16,7 @@ from .errors import (
     InvalidMoveError,
     LevelFormatError,
     LevelforgeError,
+    WorkerError,
 )
 
 __version__ = "0.1.0"
@@ -27,5 +28,6 @@ __all__ = [
     "InvalidMoveError",
     "LevelFormatError",
     "LevelforgeError",
+    "WorkerError",
     "__version__",
 ]

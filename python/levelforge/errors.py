@@ -56,3 +56,7 @@ class BatchItemError(LevelforgeError, RuntimeError):
 
     def __reduce__(self):
         return (type(self), (self.index, self.seed, self.cause))
+
+
+class WorkerError(LevelforgeError, RuntimeError):
+    """A batch worker process died (killed, out of memory) or failed outside any item."""

@@ -4,10 +4,13 @@ import sys
 from tqdm import tqdm
 
 
-def progress(total, desc, unit="item", enabled=True):
+def progress(total, desc, unit="item", enabled=True, initial=0):
     """A tqdm bar over ``total`` items, showing items per second and an ETA.
 
-    Disabled bars still accept ``update`` calls, so callers need no special case.
+    ``initial`` items are already done (a resumed file): they count towards the total,
+    not towards the rate. Create the bar once the work starts (after compiling kernels),
+    so that neither the rate nor the ETA pays for the start-up. Disabled bars still
+    accept ``update`` calls, so callers need no special case.
     """
     return tqdm(total=total, desc=desc, unit=unit, disable=not enabled, file=sys.stderr,
-                dynamic_ncols=True, smoothing=0.1)
+                dynamic_ncols=True, smoothing=0.1, initial=initial)

@@ -15,7 +15,7 @@ from .errors import ConfigError
 MAX_SEED = 2**63 - 1
 
 
-def check_seed(seed) -> int:
+def check_seed(seed: int) -> int:
     """Return ``seed`` as an int if it is a non-negative integer below 2**63, else raise."""
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")

@@ -2,30 +2,43 @@
 
 Distance fields from the beacon, placement that may never seal a route (cut cells),
 a deterministic fixed-tick wave simulation with per-wave records and retry, and the
-placement probes (pairs, campaigns, naive strategies, barrier timing).
+placement probes (pairs, campaigns, wall rescues, naive policies, barrier timing,
+wave order).
 
 >>> from levelforge.defense import Defense
 >>> d = Defense(seed=0)
->>> d.place(2, 0, "cannon"); d.place(2, 5, "cannon")
+>>> d.scenario.plan[0]      # the lighthouse's reference opening: two cannons and a wall
+((4, 5, 'cannon'), (3, 6, 'cannon'), (3, 1, 'wall'))
+>>> for x, y, kind in d.scenario.plan[0]:
+...     d.place(x, y, kind)
 >>> d.run_wave().outcome
 'won'
 """
+from .frames import Frame, frames
 from .game import Defense, PlacementError, PlacementRejected, Totals, WaveRecord
 from .pathing import cut_cells, distance_field, route
-from .probes import probe_campaign, probe_pairs, probe_strategies
-from .scenario import Scenario
+from .probes import probe_campaign, probe_pairs, probe_rescues
+from .scenario import Scenario, WaveForecast
+from .strategies import probe_strategies
+from .studies import probe_barrier_timing, probe_wave_order
 
 __all__ = [
     "Defense",
+    "Frame",
     "PlacementError",
     "PlacementRejected",
     "Scenario",
     "Totals",
+    "WaveForecast",
     "WaveRecord",
     "cut_cells",
     "distance_field",
+    "frames",
+    "probe_barrier_timing",
     "probe_campaign",
     "probe_pairs",
+    "probe_rescues",
     "probe_strategies",
+    "probe_wave_order",
     "route",
 ]

@@ -16,10 +16,11 @@ import numpy as np
 
 from ..engine import defense as k
 from ..engine.grid import bfs_distance
+from ..cells import integer_cell
 from ..errors import ConfigError, InvalidMoveError
 from ..seeding import check_seed
 from .pathing import CutWorkspace
-from .scenario import BUILDINGS, ENTRANCES, KINDS, Scenario
+from .scenario import BUILDINGS, ENTRANCES, KINDS, Scenario, WaveForecast
 
 BUILD, FIGHT, DEFEAT, VICTORY = "build", "fight", "defeat", "victory"
 _STATUS = {k.W_RUNNING: "running", k.W_WON: "won", k.W_LOST: "lost"}
@@ -206,9 +207,9 @@ class Defense:
     The seed decides only the order of entrances in the alternating (final) wave.
 
     >>> d = Defense(seed=4)
-    >>> d.place(2, 0, "cannon"); d.place(2, 5, "cannon")
+    >>> d.place(4, 5, "cannon"); d.place(3, 6, "cannon"); d.place(3, 1, "wall")
     >>> d.run_wave().outcome, d.phase, d.material
-    ('won', 'build', 7)
+    ('won', 'build', 5)
     """
 
     def __init__(self, scenario: Scenario | None = None, seed: int = 0):
@@ -306,11 +307,13 @@ class Defense:
                 return rec.outcome
         raise ConfigError(f"wave {wave!r} has not finished")
 
-    def forecast(self, wave: int | None = None) -> tuple:
-        """``(ship, kind, entrance)`` of every ship of ``wave`` (default: the current one).
+    def forecast(self, wave: int | None = None) -> WaveForecast:
+        """The :class:`WaveForecast` of ``wave`` (default: the current one, i.e. the next
+        wave to fight while building): ships, kinds, armoured numbers, entrances in order.
 
-        >>> Defense(seed=1).forecast(3)[0]
-        (1, 'skiff', 'B')
+        >>> f = Defense(seed=1).forecast(3)
+        >>> f.spawns[0], f.entrances
+        ((1, 'skiff', 'B'), ('B', 'A'))
         """
         return self._scenario.forecast(self._wave if wave is None else wave, self.seed)
 
@@ -338,7 +341,7 @@ class Defense:
 
         >>> d = Defense(); d.place(1, 0, "cannon"); d.start_wave(); _ = d.advance(30)
         >>> [(ship, round(x, 2), round(y, 2)) for ship, x, y in d.targets()]
-        [(1, 0.0, 0.55)]
+        [(1, 0.0, 0.75)]
         """
         if self._phase != FIGHT:
             return tuple(None for _ in range(self._n_cannons))
@@ -380,10 +383,7 @@ class Defense:
         """
         if kind not in BUILDINGS:
             raise ConfigError(f"kind must be one of {BUILDINGS}, got {kind!r}")
-        for v in (x, y):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-                raise ConfigError(f"coordinates must be integers, got {(x, y)!r}")
-        x, y = int(x), int(y)
+        x, y = integer_cell((x, y), 2, f"{kind} at {(x, y)!r}")
         s, r = self._scenario, self._rules
 
         def err(code, message, entrances=()):

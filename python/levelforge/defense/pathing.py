@@ -13,6 +13,7 @@ import numpy as np
 
 from ..engine import defense as k
 from ..engine.grid import bfs_distance
+from ..cells import check_cell
 from ..errors import ConfigError
 
 
@@ -27,13 +28,8 @@ def _grid(blocked):
 
 
 def _cell(xy, shape, what):
-    try:
-        x, y = (int(v) for v in xy)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{what} must be an (x, y) pair, got {xy!r}") from None
     h, w = shape
-    if not (0 <= x < w and 0 <= y < h):
-        raise ConfigError(f"{what} {(x, y)} is outside the {w}x{h} grid")
+    x, y = check_cell(xy, (w, h), what)
     return y * w + x
 
 

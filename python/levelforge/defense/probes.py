@@ -1,5 +1,5 @@
 """Placement probes (the source design's studies): every legal opening pair, every
-campaign grown from the surviving pairs, four naive strategies and barrier timing.
+campaign grown from the surviving pairs, and wall rescues of losing pairs.
 
 Every probe takes an optional :class:`concurrent.futures.Executor` (``None`` runs in this
 process); the work is cut into chunks (never one task per simulation) and the results are
@@ -21,8 +21,8 @@ from ..errors import ConfigError
 from ..progress import progress
 from ..seeding import check_seed
 from ..timing import ms_since, now_ns
-from .game import Defense, Rules
-from .pathing import CutWorkspace, distance_field
+from .game import Rules
+from .pathing import CutWorkspace
 from .scenario import Scenario
 
 STRATEGIES = ("row_order", "nearest_beacon", "nearest_entrance", "nearest_centre")
@@ -158,23 +158,62 @@ def probe_pairs(scenario=None, seed=0, executor=None, show_progress=False) -> Pa
 @dataclass(frozen=True)
 class CampaignResult:
     """Campaigns from every surviving pair: one more legal, affordable cannon per build
-    phase, all waves played, for each seed. ``winning_sequences[seed]`` counts the cannon
-    sequences that win; ``winning_openings[seed]`` the distinct pairs with at least one."""
+    phase, all waves played, for each seed (only the final wave depends on the seed).
+
+    ``survivors[i]`` counts the sequences that survive wave ``i + 1`` (wave 1: the surviving
+    pairs; wave 2: pair plus one reinforcement, the design's 1,462), ``final_sequences``
+    the legal sequences that start the final wave (the design's 68,109), the same for
+    every seed. ``winning_sequences[seed]`` counts those that win it,
+    ``winning_openings[seed]`` the distinct pairs with at least one, ``openings_won_by_all``
+    the pairs that win on every seed. ``openings`` holds ``(cells, wins per seed)``."""
     scenario: str
     seeds: tuple
-    surviving_pairs: int
-    sequences: int
+    survivors: tuple
+    final_sequences: int
     winning_sequences: dict
     winning_openings: dict
+    openings_won_by_all: int
     openings: tuple
     elapsed_ms: float
+
+    @property
+    def surviving_pairs(self) -> int:
+        """Openings (pairs) that survive wave 1."""
+        return self.survivors[0]
+
+    def winning_set(self, seed) -> set:
+        """The openings with at least one winning sequence on ``seed``."""
+        i = self.seeds.index(seed)
+        return {cells for cells, wins in self.openings if wins[i] > 0}
+
+    def lines(self) -> list:
+        """The figures as the design reports them, one line each.
+
+        >>> r = CampaignResult("x", (19, 20), (3, 5), 40, {19: 7, 20: 6}, {19: 2, 20: 2}, 2,
+        ...                    (), 1.0)
+        >>> print("\\n".join(r.lines()))
+        wave 1 survivors: 3 openings; wave 2 survivors: 5 sequences; 40 sequences reach wave 3
+        seed 19: 7 winning sequences, 2 distinct winning openings
+        seed 20: 6 winning sequences, 2 distinct winning openings
+        openings winning on every seed: 2
+        """
+        surv = [f"wave 1 survivors: {self.survivors[0]} openings"] + \
+            [f"wave {i + 1} survivors: {n} sequences" for i, n in enumerate(self.survivors)
+             if i > 0]
+        out = ["; ".join(surv + [f"{self.final_sequences} sequences reach wave "
+                                 f"{len(self.survivors) + 1}"])]
+        out += [f"seed {sd}: {self.winning_sequences[sd]} winning sequences, "
+                f"{self.winning_openings[sd]} distinct winning openings" for sd in self.seeds]
+        out.append(f"openings winning on every seed: {self.openings_won_by_all}")
+        return out
 
     def to_dict(self) -> dict:
         """JSON-ready dict."""
         return {"probe": "campaign", "scenario": self.scenario, "seeds": list(self.seeds),
-                "surviving_pairs": self.surviving_pairs, "sequences": self.sequences,
+                "survivors": list(self.survivors), "final_sequences": self.final_sequences,
                 "winning_sequences": {str(k): v for k, v in self.winning_sequences.items()},
                 "winning_openings": {str(k): v for k, v in self.winning_openings.items()},
+                "openings_won_by_all": self.openings_won_by_all,
                 "openings": [{"cannons": [list(a), list(b)],
                               "winning_sequences": {str(s): n for s, n in zip(self.seeds, w)}}
                              for (a, b), w in self.openings],
@@ -182,7 +221,8 @@ class CampaignResult:
 
 
 def _campaign_chunk(scenario, seeds, items):
-    """items: ((a, b), health after wave 1). Returns per item: sequences, wins per seed."""
+    """items: ((a, b), health after wave 1). Returns per item: (survivors of each middle
+    wave, sequences starting the final wave, wins per seed)."""
     rules = [Rules(scenario, sd) for sd in seeds]
     r0 = rules[0]
     board = _Board(r0)
@@ -193,6 +233,7 @@ def _campaign_chunk(scenario, seeds, items):
         # frontier: (built cells in order, health) after each finished wave
         frontier = [(list(pair), health)]
         material = e.initial_material - 2 * e.cannon_cost
+        survived = []
         for wave in range(2, n_waves + 1):
             material += e.material_per_wave
             buy = material >= e.cannon_cost
@@ -207,15 +248,16 @@ def _campaign_chunk(scenario, seeds, items):
             if wave < n_waves:
                 out = r0.run_rows(wave, rows, [[1] * len(x) for x in rows], healths)
                 frontier = [(row, int(o[1])) for row, o in zip(rows, out) if o[0] == 1]
+                survived.append(len(frontier))
             else:
                 wins = []
                 for r in rules:
                     out = r.run_rows(wave, rows, [[1] * len(x) for x in rows], healths)
                     wins.append(int((out[:, 0] == 1).sum()))
-                results.append((len(rows), tuple(wins)))
+                results.append((survived, len(rows), tuple(wins)))
                 break
-        else:  # a scenario of one or two waves: the pair itself is the whole campaign
-            results.append((1, tuple(1 for _ in seeds)))
+        else:  # a scenario of one wave: the pair itself is the whole campaign
+            results.append(([], 1, tuple(1 for _ in seeds)))
     return results
 
 
@@ -238,6 +280,8 @@ def probe_campaign(scenario=None, seeds=(0, 1), executor=None, pairs=None,
     seeds = tuple(check_seed(x) for x in seeds)
     if not seeds:
         raise ConfigError("seeds must not be empty")
+    if len(set(seeds)) != len(seeds):
+        raise ConfigError(f"seeds must be distinct, got {seeds}")
     if any(w.entrance == "alternate" for w in s.waves[:-1]):
         raise ConfigError("the campaign probe needs seed-independent waves before the last "
                           "(only the final wave may alternate entrances)")
@@ -251,161 +295,114 @@ def probe_campaign(scenario=None, seeds=(0, 1), executor=None, pairs=None,
     chunks = [(s, seeds, c) for c in _split(items, 64)]
     outs = [x for part in _run_chunks(_campaign_chunk, chunks, executor, "campaign",
                                       show_progress) for x in part]
-    openings = tuple((cells, wins) for (cells, _), (_, wins) in zip(pairs.survivors(), outs))
+    openings = tuple((cells, wins) for (cells, _), (_, _, wins) in zip(pairs.survivors(),
+                                                                       outs))
+    middle = tuple(sum(sv[i] for sv, _, _ in outs) for i in range(len(s.waves) - 2))
     return CampaignResult(
-        s.name, seeds, len(items), sum(n for n, _ in outs) * len(seeds),
-        {sd: sum(wn[i] for _, wn in outs) for i, sd in enumerate(seeds)},
-        {sd: sum(1 for _, wn in outs if wn[i] > 0) for i, sd in enumerate(seeds)},
-        openings, ms_since(start))
+        s.name, seeds, (len(items),) + middle, sum(n for _, n, _ in outs),
+        {sd: sum(wn[i] for _, _, wn in outs) for i, sd in enumerate(seeds)},
+        {sd: sum(1 for _, _, wn in outs if wn[i] > 0) for i, sd in enumerate(seeds)},
+        sum(1 for _, _, wn in outs if min(wn) > 0), openings, ms_since(start))
 
 
-# ---------------------------------------------------------------------------- strategies
-def _pick(d: Defense, strategy: str):
-    s = d.scenario
-    cells = d.legal_cells("cannon")
-    if not cells:
-        return None
-    if strategy == "row_order":
-        return cells[0]
-    if strategy == "nearest_beacon":
-        tx, ty = s.beacon
-    elif strategy == "nearest_entrance":
-        tx, ty = s.entrances[d.forecast()[0][2]]
-    else:
-        tx, ty = (s.width - 1) / 2, (s.height - 1) / 2
-    return min(cells, key=lambda c: ((c[0] - tx) ** 2 + (c[1] - ty) ** 2, c[1], c[0]))
-
-
-def _barrier(d: Defense, planned):
-    """The legal wall cell that, with this phase's ``planned`` cannons, lengthens the
-    coming wave's routes most and leaves every route open; ties go to row order."""
-    s = d.scenario
-    used = sorted({e for _, _, e in d.forecast()})
-    best, best_len = None, -1
-    for x, y in d.legal_cells("wall"):
-        if (x, y) in planned:
-            continue
-        blocked = d.distance_map() < 0
-        blocked[y, x] = True
-        for px, py in planned:
-            blocked[py, px] = True
-        dist = distance_field(blocked, s.beacon)
-        steps = [int(dist[s.entrances[e][1], s.entrances[e][0]]) for e in ("A", "B")]
-        if min(steps) < 0:
-            continue
-        length = sum(v for e, v in zip(("A", "B"), steps) if e in used)
-        if length > best_len:
-            best, best_len = (x, y), length
-    return best
-
-
-def _play(scenario, seed, strategy, barrier_wave=None, plan=None):
-    """One game: before wave 1 as many cannons as the initial material pays for, then one
-    per build phase. The cannons follow ``plan`` (cells per build phase) where it has them
-    and they are legal, else the strategy picks. Returns (game dict, cannons per phase)."""
-    d = Defense(scenario, seed)
-    e = scenario.economy
-    placed, phases = [], []
-    barrier = None
-    deviations = 0
-    while d.phase == "build":
-        todo = list(plan[d.wave - 1]) if plan is not None and d.wave <= len(plan) else []
-        if barrier_wave == d.wave:
-            barrier = _barrier(d, set(todo))
-            if barrier is not None:
-                d.place(*barrier, "wall")
-                placed.append([*barrier, "wall"])
-        n = max(1, e.initial_material // e.cannon_cost) if d.wave == 1 else 1
-        chosen = []
-        for i in range(n):
-            cell = todo[i] if i < len(todo) else None
-            if cell is not None and not d.check_placement(*cell, "cannon").ok:
-                deviations += 1
-                cell = None
-            if cell is None:
-                cell = _pick(d, strategy)
-            if cell is None or not d.check_placement(*cell, "cannon").ok:
-                break
-            d.place(*cell, "cannon")
-            placed.append([*cell, "cannon"])
-            chosen.append(cell)
-        phases.append(chosen)
-        d.run_wave()
-    game = {"strategy": strategy, "seed": seed, "barrier_before_wave": barrier_wave,
-            "barrier": list(barrier) if barrier is not None else None,
-            "plan_deviations": deviations,
-            "outcome": d.phase, "waves_won": d.totals.waves_won, "buildings": placed,
-            "records": [r.to_dict() for r in d.records], "totals": d.totals.to_dict()}
-    return game, phases
-
-
-def _strategies_chunk(scenario, jobs):
-    """jobs: (seed, strategy). The strategy's own game, then the same plan (its cannons)
-    with a barrier before each wave."""
-    games = []
-    for seed, strategy in jobs:
-        base, plan = _play(scenario, seed, strategy)
-        games.append(base)
-        for bw in range(1, len(scenario.waves) + 1):
-            games.append(_play(scenario, seed, strategy, bw, plan)[0])
-    return games
-
-
+# ---------------------------------------------------------------------------- rescues
 @dataclass(frozen=True)
-class StrategiesResult:
-    """The four naive strategies (two cannons before wave 1, then one per build phase)
-    for each seed, and the barrier-timing study: the same plan (the strategy game's
-    cannons, phase by phase) with a barrier placed before wave 1, 2 or 3 (the legal wall
-    that lengthens the coming routes most). Where the plan has no cannon for a phase (its
-    game ended before) or a planned cell became illegal (counted in ``plan_deviations``),
-    the strategy picks. ``games`` holds one dict per game."""
+class RescuesResult:
+    """Wall rescues (the design's probe): of the two-cannon openings that lose wave 1, the
+    ``examined`` with the most kills (ties: row order) each get one wall on every legal
+    cell; ``rescues`` counts the placements that turn the loss into a survival. The
+    population is those placements, not all openings: it is not a success rate.
+    ``rescued`` holds ``(cannons, wall, health)`` per rescue."""
     scenario: str
-    seeds: tuple
-    games: tuple
+    seed: int
+    losing_pairs: int
+    examined: int
+    min_kills: int
+    placements: int
+    rescues: int
+    rescued_openings: int
+    rescued: tuple
     elapsed_ms: float
 
-    def table(self) -> str:
-        """A markdown table: waves won per strategy, seed and barrier timing.
+    def line(self) -> str:
+        """The figure with its population.
 
-        >>> print(probe_strategies(seeds=(0,)).table().splitlines()[0])
-        | strategy | seed | no barrier | barrier before wave 1 | wave 2 | wave 3 |
+        >>> print(RescuesResult("x", 0, 800, 90, 6, 3900, 188, 70, (), 1.0).line())
+        ... # doctest: +NORMALIZE_WHITESPACE
+        wall rescues: 188 of 3900 one-wall placements on the 90 losing openings with the most
+        kills (6 or more; 800 openings lose wave 1) turn the loss into a survival; 70 of the
+        90 openings have at least one
         """
-        lines = ["| strategy | seed | no barrier | barrier before wave 1 | wave 2 | wave 3 |",
-                 "|---|---|---|---|---|---|"]
-        by = {(g["strategy"], g["seed"], g["barrier_before_wave"]): g for g in self.games}
-        for st in STRATEGIES:
-            for sd in self.seeds:
-                cells = []
-                for bw in (None, 1, 2, 3):
-                    g = by.get((st, sd, bw))
-                    cells.append("-" if g is None else
-                                 f"{g['outcome']} ({g['waves_won']} won)")
-                lines.append(f"| {st} | {sd} | " + " | ".join(cells) + " |")
-        return "\n".join(lines)
+        return (f"wall rescues: {self.rescues} of {self.placements} one-wall placements on "
+                f"the {self.examined} losing openings with the most kills ({self.min_kills} "
+                f"or more; {self.losing_pairs} openings lose wave 1) turn the loss into a "
+                f"survival; {self.rescued_openings} of the {self.examined} openings have at "
+                "least one")
 
     def to_dict(self) -> dict:
         """JSON-ready dict."""
-        return {"probe": "strategies", "scenario": self.scenario, "seeds": list(self.seeds),
-                "games": list(self.games), "elapsed_ms": self.elapsed_ms}
+        return {"probe": "rescues", "scenario": self.scenario, "seed": self.seed,
+                "losing_pairs": self.losing_pairs, "examined": self.examined,
+                "min_kills": self.min_kills, "placements": self.placements,
+                "rescues": self.rescues, "rescued_openings": self.rescued_openings,
+                "rescued": [{"cannons": [list(a), list(b)], "wall": list(wl), "health": h}
+                            for (a, b), wl, h in self.rescued],
+                "elapsed_ms": self.elapsed_ms}
 
 
-def probe_strategies(scenario=None, seeds=(0, 1), executor=None,
-                     show_progress=False) -> StrategiesResult:
-    """Play the naive strategies as baselines plus the barrier-timing study.
+def _rescues_chunk(scenario, seed, items):
+    """items: (a, b) flat cannon cells. Returns per item: [(wall cell, status, health)]."""
+    rules = Rules(scenario, seed)
+    board = _Board(rules)
+    rows, owner = [], []
+    for i, (a, b) in enumerate(items):
+        for c in board.legal((a, b)):
+            rows.append([a, b, c])
+            owner.append(i)
+    out = rules.run_rows(1, rows, [[1, 1, 0]] * len(rows),
+                         [scenario.economy.beacon_health] * len(rows)) if rows else []
+    res = [[] for _ in items]
+    for row, i, o in zip(rows, owner, out):
+        res[i].append((row[2], int(o[0]), int(o[1])))
+    return res
 
-    >>> r = probe_strategies(seeds=(0,))
-    >>> sorted({g["strategy"] for g in r.games}) == sorted(STRATEGIES)
-    True
+
+def probe_rescues(scenario=None, seed=0, top=90, executor=None, pairs=None,
+                  show_progress=False) -> RescuesResult:
+    """Add one wall, on every legal cell, to each of the ``top`` losing two-cannon
+    openings with the most kills, and count the placements that survive wave 1.
+
+    >>> r = probe_rescues(top=5)
+    >>> r.examined, r.rescues <= r.placements
+    (5, True)
     """
     start = now_ns()
     s = _scenario(scenario)
-    seeds = tuple(check_seed(x) for x in seeds)
-    jobs = [(sd, st) for st in STRATEGIES for sd in seeds]
-    chunks = [(s, c) for c in _split(jobs, 8)]
-    games = [g for part in _run_chunks(_strategies_chunk, chunks, executor, "strategies",
-                                       show_progress) for g in part]
-    return StrategiesResult(s.name, seeds, tuple(games), ms_since(start))
+    seed = check_seed(seed)
+    e = s.economy
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise ConfigError(f"top must be a positive integer, got {top!r}")
+    if 2 * e.cannon_cost + e.wall_cost > e.initial_material:
+        raise ConfigError("the initial material does not pay for two cannons and a wall")
+    if pairs is None:
+        pairs = probe_pairs(s, seed, executor, show_progress)
+    elif not isinstance(pairs, PairsResult) or pairs.scenario != s.name:
+        raise ConfigError("pairs must be the PairsResult of the same scenario")
+    losing = [p for p in pairs.pairs if p[1] == "lost"]
+    chosen = sorted(losing, key=lambda p: -p[3])[:top]   # stable: ties keep row order
+    rules = Rules(s, seed)
+    w = rules.width
+    items = [tuple(y * w + x for x, y in p[0]) for p in chosen]
+    chunks = [(s, seed, c) for c in _split(items, 16)]
+    outs = [x for part in _run_chunks(_rescues_chunk, chunks, executor, "rescues",
+                                      show_progress) for x in part]
+    rescued = tuple((p[0], tuple(_xy(rules, c)), h) for p, walls in zip(chosen, outs)
+                    for c, status, h in walls if status == 1)
+    return RescuesResult(s.name, seed, len(losing), len(chosen),
+                         min((p[3] for p in chosen), default=0),
+                         sum(len(x) for x in outs), len(rescued),
+                         len({r[0] for r in rescued}), rescued, ms_since(start))
 
 
-__all__ = ["CampaignResult", "PairsResult", "STRATEGIES", "StrategiesResult",
-           "probe_campaign", "probe_pairs", "probe_strategies"]
+__all__ = ["CampaignResult", "PairsResult", "RescuesResult", "probe_campaign", "probe_pairs",
+           "probe_rescues"]

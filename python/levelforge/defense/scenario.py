@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..seeding import check_seed
+from ..textfile import read_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -33,6 +34,7 @@ ENTRANCES = ("A", "B")
 KINDS = ("skiff", "armoured")
 BUILDINGS = ("cannon", "wall")
 ENTRY_MODES = ("A", "B", "alternate")
+VARIANTS = ("aab",)  # lighthouse_aab.toml: the design's earlier wave order A -> A -> both
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,80 @@ class WaveSpec:
     spawn_interval: float
 
 
+@dataclass(frozen=True)
+class WaveForecast:
+    """The forecast of one wave, as the game's banner shows it before the wave starts:
+    ``spawns`` holds ``(ship, kind, entrance)`` for every ship (1-based, spawn order).
+
+    >>> f = Scenario.lighthouse().forecast(3, seed=1)
+    >>> f.ships, f.skiffs, f.armoured, f.order
+    (12, 8, (3, 6, 9, 12), 'BABABABABABA')
+    >>> print(f.banner())  # doctest: +NORMALIZE_WHITESPACE
+    wave 3 of 3: 12 ships, 8 skiffs + 4 armoured (ships 3, 6, 9, 12); 6 from A, 6 from B,
+    alternating, B first
+    """
+    wave: int
+    waves: int
+    spawns: tuple
+
+    @property
+    def ships(self) -> int:
+        """Number of ships."""
+        return len(self.spawns)
+
+    @property
+    def armoured(self) -> tuple:
+        """The numbers (1-based spawn order) of the armoured ships."""
+        return tuple(i for i, kind, _ in self.spawns if kind == "armoured")
+
+    @property
+    def skiffs(self) -> int:
+        """Number of skiffs."""
+        return self.ships - len(self.armoured)
+
+    @property
+    def order(self) -> str:
+        """The entrance of every ship in spawn order, e.g. ``"ABAB..."``."""
+        return "".join(e for _, _, e in self.spawns)
+
+    @property
+    def entrances(self) -> tuple:
+        """The entrances used, in the order of their first ship."""
+        return tuple(dict.fromkeys(self.order))
+
+    @property
+    def counts(self) -> tuple:
+        """``(("A", n), ("B", m))``: ships per entrance."""
+        return tuple((e, self.order.count(e)) for e in ENTRANCES)
+
+    def banner(self) -> str:
+        """One line: ships, kinds and armoured numbers, ships per entrance and their order
+        (an idle entrance is named as waiting)."""
+        arm = self.armoured
+        kinds = f"{self.skiffs} skiffs + {len(arm)} armoured" + \
+            (f" (ships {', '.join(map(str, arm))})" if arm else "")
+        used = self.entrances
+        if len(used) == 1:
+            idle = [e for e in ENTRANCES if e not in used]
+            where = f"all from {used[0]}" + (f", {idle[0]} waits" if idle else "")
+        else:
+            alternating = all(a != b for a, b in zip(self.order, self.order[1:]))
+            where = ", ".join(f"{n} from {e}" for e, n in self.counts) + \
+                (", alternating" if alternating else "") + f", {used[0]} first"
+        return f"wave {self.wave} of {self.waves}: {self.ships} ships, {kinds}; {where}"
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict.
+
+        >>> Scenario.lighthouse().forecast(2, seed=0).to_dict()["counts"]
+        {'A': 0, 'B': 10}
+        """
+        return {"wave": self.wave, "waves": self.waves, "ships": self.ships,
+                "skiffs": self.skiffs, "armoured": list(self.armoured), "order": self.order,
+                "entrances": list(self.entrances), "counts": dict(self.counts),
+                "spawns": [list(x) for x in self.spawns], "banner": self.banner()}
+
+
 def _field(d, key, where):
     if not isinstance(d, dict):
         raise ConfigError(f"scenario field {where!r}: expected a table, got {type(d).__name__}")
@@ -115,10 +191,37 @@ def _num(d, key, where, positive=True):
     return float(v)
 
 
+def _plan(plan, width, height, waves):
+    """The optional reference plan: per build phase (at most one per wave) a list of
+    ``[x, y, kind]`` buildings. Only the shape is checked here; legality is the game's."""
+    if not isinstance(plan, list) or len(plan) > waves:
+        raise ConfigError(f"scenario field 'plan': expected a list of at most {waves} build "
+                          f"phases, got {plan!r}")
+    out = []
+    for i, phase in enumerate(plan):
+        if not isinstance(phase, list):
+            raise ConfigError(f"scenario field 'plan[{i}]': expected a list of [x, y, kind]")
+        items = []
+        for j, b in enumerate(phase):
+            where = f"plan[{i}][{j}]"
+            if not (isinstance(b, list) and len(b) == 3 and b[2] in BUILDINGS
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in b[:2])):
+                raise ConfigError(f"scenario field {where!r}: expected [x, y, kind] with kind "
+                                  f"one of {', '.join(BUILDINGS)}, got {b!r}")
+            if not (0 <= b[0] < width and 0 <= b[1] < height):
+                raise ConfigError(f"scenario field {where!r}: {tuple(b[:2])} is outside the "
+                                  f"{width}x{height} map")
+            items.append((b[0], b[1], b[2]))
+        out.append(tuple(items))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A validated defense scenario (immutable). Build one with :meth:`lighthouse`,
-    :meth:`load` or :meth:`from_dict`.
+    :meth:`load` or :meth:`from_dict`. ``plan`` is an optional reference plan: the
+    buildings ``(x, y, kind)`` of each build phase (the lighthouse's wins all three waves;
+    the wave-order and barrier-timing probes start from it).
 
     >>> s = Scenario.lighthouse()
     >>> s.beacon, s.entrances["A"], len(s.waves)
@@ -132,16 +235,25 @@ class Scenario:
     cannon: CannonSpec
     waves: tuple
     notes: str = ""
+    plan: tuple = ()
 
     # ----------------------------------------------------------------- loading
     @classmethod
-    def lighthouse(cls) -> "Scenario":
-        """The shipped default scenario (``lighthouse.toml``).
+    def lighthouse(cls, variant: str | None = None) -> "Scenario":
+        """The shipped default scenario (``lighthouse.toml``), or one of its shipped
+        variants (``lighthouse_<variant>.toml``; see :data:`VARIANTS`).
 
-        >>> Scenario.lighthouse().name
-        'lighthouse'
+        >>> Scenario.lighthouse().name, Scenario.lighthouse("aab").waves[1].entrance
+        ('lighthouse', 'A')
         """
-        text = resources.files(__package__).joinpath("lighthouse.toml").read_text("utf-8")
+        if variant is None:
+            name = "lighthouse.toml"
+        elif variant in VARIANTS:
+            name = f"lighthouse_{variant}.toml"
+        else:
+            raise ConfigError(f"unknown lighthouse variant {variant!r}; shipped: "
+                              f"{', '.join(VARIANTS)}")
+        text = resources.files(__package__).joinpath(name).read_text("utf-8")
         return cls.from_dict(tomllib.loads(text))
 
     @classmethod
@@ -155,10 +267,7 @@ class Scenario:
         True
         """
         path = Path(path)
-        try:
-            text = path.read_text("utf-8")
-        except OSError as exc:
-            raise ConfigError(f"cannot read scenario {str(path)!r}: {exc.strerror}") from None
+        text = read_text(path, "scenario ", ConfigError)
         try:
             if path.suffix.lower() == ".toml":
                 data = tomllib.loads(text)
@@ -185,7 +294,7 @@ class Scenario:
         if not isinstance(d, dict):
             raise ConfigError("a scenario must be a table/object at the top level")
         _known(d, ("name", "notes", "map", "tick_rate", "economy", "enemies", "cannon",
-                   "waves"), "")
+                   "waves", "plan"), "")
         name = _field(d, "name", "")
         if not isinstance(name, str) or not name:
             raise ConfigError("scenario field 'name': expected a non-empty string")
@@ -259,7 +368,9 @@ class Scenario:
         notes = d.get("notes", "")
         if not isinstance(notes, str):
             raise ConfigError("scenario field 'notes': expected a string")
-        s = cls(name, tuple(rows), tick_rate, economy, enemies, cannon, tuple(specs), notes)
+        plan = _plan(d.get("plan", []), width, len(rows), len(specs))
+        s = cls(name, tuple(rows), tick_rate, economy, enemies, cannon, tuple(specs), notes,
+                plan)
         s._check_ticks()
         s._check_routes()
         return s
@@ -347,20 +458,21 @@ class Scenario:
         parity = check_seed(seed) & 1
         return ENTRANCES[(ship - 1 + parity) & 1]
 
-    def forecast(self, wave: int, seed: int) -> tuple:
-        """``(ship, kind, entrance)`` for every ship of ``wave``, from the same two functions
-        that drive the spawner.
+    def forecast(self, wave: int, seed: int) -> "WaveForecast":
+        """What ``wave`` will send, from the same two functions that drive the spawner.
 
-        >>> Scenario.lighthouse().forecast(1, seed=0)[6]
-        (7, 'armoured', 'A')
+        >>> f = Scenario.lighthouse().forecast(1, seed=0)
+        >>> f.spawns[6], f.armoured, f.counts
+        ((7, 'armoured', 'A'), (7, 10), (('A', 10), ('B', 0)))
         """
         w = self._wave(wave)
-        return tuple((i, self.kind_for_spawn(wave, i), self.entry_for_spawn(wave, i, seed))
-                     for i in range(1, w.ships + 1))
+        spawns = tuple((i, self.kind_for_spawn(wave, i), self.entry_for_spawn(wave, i, seed))
+                       for i in range(1, w.ships + 1))
+        return WaveForecast(int(wave), len(self.waves), spawns)
 
     def spawn_table(self, wave: int, seed: int):
         """int32 arrays (kind index, entrance index) per ship, for the kernels."""
-        f = self.forecast(wave, seed)
+        f = self.forecast(wave, seed).spawns
         kinds = np.array([KINDS.index(k) for _, k, _ in f], dtype=np.int32)
         entries = np.array([ENTRANCES.index(e) for _, _, e in f], dtype=np.int32)
         return kinds, entries
@@ -382,4 +494,5 @@ class Scenario:
             "cannon": asdict(self.cannon),
             "waves": [{"ships": w.ships, "entrance": w.entrance, "armoured": list(w.armoured),
                        "spawn_interval": w.spawn_interval} for w in self.waves],
+            "plan": [[[x, y, kind] for x, y, kind in phase] for phase in self.plan],
         }

@@ -4,12 +4,12 @@
 
     printf 'open 3 3 0\\nhint\\nquit\\n' | levelforge mines play --level normal --seed 1
 """
-import argparse
 import json
 import sys
 
 import numpy as np
 
+from levelforge.cli import ArgumentParser, positive_int
 from levelforge.errors import ConfigError, InvalidMoveError
 from levelforge.progress import progress
 from levelforge.seeding import check_seed, item_seed
@@ -18,6 +18,10 @@ from .assistant import Assistant, autoplay
 from .game import Game, Level
 from .noguess import check_no_guess
 from .observation import CLOSED, FLAGGED, OPEN
+
+LEGEND = ("# hidden (not selectable yet), + hidden and selectable, F flag, . open 0, "
+          "1-9 a-q open with 1-26 mines around, * mine, X the mine that exploded, "
+          "f a wrong flag (the last three once the game is over)")
 
 HELP = """commands (cells are x y z; z is the layer, 0 on top):
   open X Y Z   (o)   open a selectable cell
@@ -28,7 +32,8 @@ HELP = """commands (cells are x y z; z is the layer, 0 on top):
   show [Z]     (s)   print every layer, or layer Z
   code               print the share code of this problem
   help         (?)   this text
-  quit         (q)   leave"""
+  quit         (q)   leave
+symbols: """ + LEGEND
 
 _DIGITS = "0123456789abcdefghijklmnopq"
 
@@ -113,6 +118,7 @@ def play(game, lines, out, assistant=None):
     print(f"3D minesweeper {game.level.width}x{game.level.height}x{game.level.depth}, "
           f"{game.level.mines} mines, seed {game.seed}{kind}. Type 'help' for commands.",
           file=out)
+    print(LEGEND, file=out)
     _show(game, out, 0)
     for raw in lines:
         words = raw.split()
@@ -227,9 +233,13 @@ def main(argv=None, prog="levelforge mines"):
     ...
     0
     """
-    parser = argparse.ArgumentParser(prog=prog, description="3D minesweeper and its assistant.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("play", help="a text game in the terminal (commands on stdin)")
+    parser = ArgumentParser(prog=prog, description="3D minesweeper and its assistant.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p = sub.add_parser("play", help="a text game in the terminal (commands on stdin)",
+                       description="Play 3D minesweeper in the terminal: one command a line "
+                                   "(open, flag, chord, hint, rate, show, code; 'help' lists "
+                                   "them), from the keyboard or a script on stdin. Only "
+                                   "surface cells can be chosen; the first open is a 0.")
     p.add_argument("--level", default="normal", help="easy, normal, hard or WxHxD-M")
     p.add_argument("--seed", type=int, default=0,
                    help="with the level and the first cell, fixes the mines")
@@ -237,9 +247,14 @@ def main(argv=None, prog="levelforge mines"):
     p.add_argument("--no-guess", nargs="?", const="1", default="0", metavar="easy",
                    help="a board certain moves win from the first open (easy: single "
                         "numbers suffice)")
-    a = sub.add_parser("autoplay", help="play certain moves only, over many games")
+    a = sub.add_parser("autoplay", help="play certain moves only, over many games",
+                       description="Let the assistant play many games (certain moves only, "
+                                   "or with --guess best) and print the win and stuck rates, "
+                                   "moves and guesses per game and milliseconds per "
+                                   "decision.")
     a.add_argument("--level", default="normal", help="easy, normal, hard or WxHxD-M")
-    a.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    a.add_argument("--games", type=positive_int, default=100,
+                   help="number of games (default 100)")
     a.add_argument("--seed", type=int, default=0,
                    help="root seed; game i uses levelforge.seeding.item_seed(seed, i)")
     a.add_argument("--start", help="first cell x,y,z (default: middle of the top face)")
@@ -259,12 +274,10 @@ def main(argv=None, prog="levelforge mines"):
     ns = parser.parse_args(argv)
     no_guess = check_no_guess(ns.no_guess)
     if ns.command == "play":
-        game = Game.from_share_code(ns.share) if ns.share else Game(ns.level, check_seed(ns.seed),
-                                                                     no_guess)
+        game = Game.from_share_code(ns.share) if ns.share is not None \
+            else Game(ns.level, check_seed(ns.seed), no_guess)
         play(game, _prompted() if sys.stdin.isatty() else sys.stdin, sys.stdout)
         return 0
-    if ns.games < 1:
-        raise ConfigError(f"--games must be at least 1, got {ns.games}")
     start = _cell_arg(ns.start) if ns.start else None
     summary = run_autoplay(ns.level, ns.games, check_seed(ns.seed), ns.exact, start,
                            Assistant(ns.max_cells, ns.max_nodes, ns.complete), not ns.quiet,

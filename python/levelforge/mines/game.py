@@ -11,6 +11,7 @@ from urllib.parse import parse_qs
 import numpy as np
 
 from levelforge.engine import mines as K
+from levelforge.cells import check_cell
 from levelforge.errors import ConfigError, InvalidMoveError
 from levelforge.seeding import check_seed, kernel_seed
 from levelforge.timing import now_ns
@@ -135,16 +136,7 @@ class Game:
     # ------------------------------------------------------------------ helpers
     def _index(self, cell, what):
         lv = self.level
-        try:
-            x, y, z = (int(v) for v in cell)
-            if any(int(v) != v for v in cell):
-                raise ValueError
-        except (TypeError, ValueError):
-            raise InvalidMoveError(f"{what}: a cell is an (x, y, z) tuple of integers, "
-                                   f"got {cell!r}") from None
-        if not (0 <= x < lv.width and 0 <= y < lv.height and 0 <= z < lv.depth):
-            raise InvalidMoveError(f"{what}: cell {(x, y, z)} is outside the "
-                                   f"{lv.width}x{lv.height}x{lv.depth} board")
+        x, y, z = check_cell(cell, (lv.width, lv.height, lv.depth), what, InvalidMoveError)
         return (z * lv.height + y) * lv.width + x
 
     def _cell(self, index):
@@ -333,9 +325,17 @@ class Game:
         if not isinstance(code, str):
             raise ConfigError(f"share code must be a string, got {code!r}")
         q = parse_qs(code.strip().lstrip("?"), keep_blank_values=True, strict_parsing=False)
-        missing = [k for k in ("seed", "level", "start") if k not in q]
+        keys = ("seed", "level", "start")
+        missing = [k for k in keys if k not in q]
         if missing:
-            raise ConfigError(f"share code {code!r} lacks {', '.join(missing)}")
+            raise ConfigError(f"share code {code!r} lacks {', '.join(missing)} (a share "
+                              "code looks like seed=42&level=hard&start=5,5,0)")
+        known = keys + ("no_guess",)
+        extra = [k for k in q if k not in known] + [k for k in known if len(q.get(k, ())) > 1]
+        if extra:
+            raise ConfigError(f"share code {code!r}: unexpected or repeated "
+                              f"{', '.join(extra)}; it holds seed, level, start and "
+                              "optionally no_guess only")
         try:
             seed = int(q["seed"][0])
             start = tuple(int(v) for v in q["start"][0].split(","))

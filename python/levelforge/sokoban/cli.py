@@ -4,29 +4,41 @@ Examples::
 
     levelforge sokoban generate --count 100 --seed 1 --pushes 4-8 -o levels.xsb
     levelforge sokoban solve levels.xsb --level 3
+    levelforge sokoban dataset --format boxoban --count 10000 --seed 7 -o boxoban-like/
 """
-import argparse
+import os
+import sys
 
-from ..errors import ConfigError
 from ..batch import run
+from ..cli import ArgumentParser, command_line, positive_int as _positive
+from ..errors import ConfigError
 from ..seeding import check_seed
 from .generator import Generator
 from .level import load_xsb
 from .solver import DEFAULT_MAX_NODES, Solver
 
 
-def _positive(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
+def report_targets(summary, generator, stream=None):
+    """Warn, with the count, when levels of this run fell outside the target push range
+    (the closest solvable candidate was kept instead). Returns 1 (the exit code) when no
+    level of the run reached the range, which then looks unreachable, else 0."""
+    share = summary.figures.get("in_target_share")
+    if share is None or share >= 1.0 or not summary.items:
+        return 0
+    outside = round((1.0 - share) * summary.items)
+    lo, hi = generator.pushes
+    print(f"warning: {outside} of {summary.items} level{'s' if summary.items != 1 else ''} "
+          f"of this run {'are' if outside != 1 else 'is'} outside the target push range "
+          f"{lo}-{hi} (each is the closest solvable candidate; its comment line says "
+          "'outside the target range')"
+          + (": the range looks unreachable for this board size and box count; try a "
+             "lower --pushes or a larger board" if outside == summary.items else ""),
+          file=stream or sys.stderr)
+    return 1 if outside == summary.items else 0
 
 
 def _parser(prog):
-    parser = argparse.ArgumentParser(prog=prog, description="Sokoban levels: generate, solve.")
+    parser = ArgumentParser(prog=prog, description="Sokoban levels: generate, solve, datasets.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     gen = sub.add_parser("generate", help="generate levels by reverse play into an XSB file",
                          description="Generate levels; each level's seed, push-optimal length, "
@@ -47,6 +59,11 @@ def _parser(prog):
                           "instead of aiming at a random length in it")
     gen.add_argument("-o", "--output", default="-",
                      help="output XSB file, resumed if it exists ('-': stdout)")
+    gen.add_argument("--jobs", type=_positive, default=1,
+                     help="worker processes (1); Ctrl-C stops within a second either way")
+    gen.add_argument("--no-timings", action="store_true",
+                     help="leave out the 'ms' comment lines: the same seed gives a "
+                          "byte-identical file")
     gen.add_argument("--no-progress", action="store_true", help="no progress bar")
     sol = sub.add_parser("solve", help="solve the levels of an XSB file push-optimally",
                          description="Print status, pushes, moves, milliseconds and the LURD "
@@ -58,23 +75,77 @@ def _parser(prog):
                      help=f"cap on stored search states ({DEFAULT_MAX_NODES})")
     sol.add_argument("--time-limit", type=float, default=None,
                      help="seconds per level (no limit)")
+    _dataset_parser(sub)
     return parser
 
 
-def _generate(args):
+def _dataset_parser(sub):
+    ds = sub.add_parser("dataset", help="a dataset in Boxoban's format, each level with "
+                                         "its proof in a JSONL sidecar",
+                        description="Write COUNT levels into DIR: files of 1,000 levels in "
+                                    "Boxoban's text format (or XSB), each with a JSONL "
+                                    "sidecar holding every level's item, seed, optimal "
+                                    "pushes, solution and solver effort. Re-running the "
+                                    "same command continues an interrupted DIR (or extends "
+                                    "it to a larger --count).")
+    ds.add_argument("--format", choices=["boxoban", "xsb"], default="boxoban",
+                    help="level files: boxoban (000.txt, ...) or xsb (000.xsb, ...)")
+    ds.add_argument("--count", type=_positive, required=True, help="levels in the dataset")
+    ds.add_argument("--seed", type=int, default=0, help="root seed; item i uses "
+                    "levelforge.seeding.item_seed(seed, i) (0)")
+    ds.add_argument("--config", help="generator arguments as JSON or @FILE.json (default: "
+                                     "10x10, 4 boxes, 15-30 pushes, Boxoban's size)")
+    ds.add_argument("--split-by", choices=["pushes", "nodes"], default="pushes",
+                    help="what --splits ranges measure: optimal pushes or solver nodes")
+    ds.add_argument("--splits", help="difficulty splits NAME=LO-HI,..., e.g. "
+                                     "'easy=-19,medium=20-29,hard=30-'; each goes into its "
+                                     "own subdirectory, levels outside every range are skipped")
+    ds.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1,
+                    help="worker processes on this machine (default: every core)")
+    ds.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://host:8786")
+    ds.add_argument("--chunk-size", type=_positive, help="items per task (default: automatic)")
+    ds.add_argument("--no-timings", action="store_true",
+                    help="leave timing fields out of the sidecars (byte-identical reruns)")
+    ds.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ds.add_argument("-o", "--output", required=True, metavar="DIR")
+
+
+DATASET_CONFIG = {"width": 10, "height": 10, "boxes": 4, "pushes": [15, 30]}
+"""The dataset command's default generator configuration (Boxoban's room size and boxes)."""
+
+
+def _dataset(args):
+    from ..batch.cli import _config, _executor
+    from .dataset import build
+
+    config = _config(args.config) if args.config else dict(DATASET_CONFIG)
+    executor, close = _executor(args)
+    try:
+        summary = build(args.output, args.count, check_seed(args.seed), config, args.format,
+                        args.split_by, args.splits, executor=executor,
+                        chunk_size=args.chunk_size, timings=not args.no_timings,
+                        show_progress=not args.no_progress)
+    finally:
+        close()
+    return summary.report()
+
+
+def _generate(args, command):
     gen = Generator(width=args.width, height=args.height, boxes=args.boxes,
                     pushes=args.pushes, inner_walls=args.inner_walls,
                     spread=not args.stop_at_low)
     summary = run(gen, args.count, check_seed(args.seed), args.output, fmt="xsb",
-                  show_progress=not args.no_progress)
-    return summary.report()
+                  timings=not args.no_timings, show_progress=not args.no_progress,
+                  jobs=args.jobs)
+    return summary.report(command=command) or report_targets(summary, gen)
 
 
 def _solve(args):
     levels = load_xsb(args.file)
     if args.level is not None:
         if args.level > len(levels):
-            raise ConfigError(f"--level {args.level}: {args.file} holds {len(levels)} levels")
+            raise ConfigError(f"--level {args.level}: {args.file} holds {len(levels)} "
+                              f"level{'s' if len(levels) != 1 else ''}")
         chosen = [(args.level, levels[args.level - 1])]
     else:
         chosen = list(enumerate(levels, 1))
@@ -95,4 +166,6 @@ def _solve(args):
 def main(argv=None, prog="levelforge sokoban"):
     """Run a sokoban subcommand; returns the exit code."""
     args = _parser(prog).parse_args(argv)
-    return _generate(args) if args.command == "generate" else _solve(args)
+    if args.command == "generate":
+        return _generate(args, command_line(prog, argv))
+    return {"solve": _solve, "dataset": _dataset}[args.command](args)

@@ -99,7 +99,9 @@ def _push_range(pushes):
     except (TypeError, ValueError):
         raise ConfigError(f"pushes must be a pair (lo, hi), got {pushes!r}") from None
     lo = _int("pushes lo", lo, 1, _k.MAX_G - 1)
-    hi = _int("pushes hi", hi, lo, _k.MAX_G - 1)
+    hi = _int("pushes hi", hi, 1, _k.MAX_G - 1)
+    if lo > hi:
+        raise ConfigError(f"pushes: lo must not exceed hi, got {lo}-{hi}")
     return lo, hi
 
 
@@ -206,7 +208,8 @@ class Generator:
             ws.prev, ws.chain, best_walls, best_goals, best_boxes, stats, out)
         if status == 0:
             raise GenerationError(
-                f"no solvable {self.width}x{self.height} board with {self.boxes} boxes found "
+                f"no solvable {self.width}x{self.height} board with {self.boxes} "
+                f"box{'es' if self.boxes != 1 else ''} found "
                 f"in {int(stats[3])} boards (seed {seed}, every inner-wall count down to 0)")
         boxes = np.zeros(self.width * self.height, np.uint8)
         boxes[best_boxes] = 1
@@ -260,15 +263,22 @@ _GENERATORS = OrderedDict()  # the few most recent configurations and their work
 _GENERATORS_KEPT = 8
 
 
-def generate(seed, **config):
-    """One level from ``seed`` with a cached :class:`Generator` of this configuration
-    (the last few configurations keep their work arrays between calls).
+def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
+             pushes: "tuple[int, int] | str" = (4, 8), inner_walls: int = 0,
+             rebuilds: int = 40, max_pulls: "int | None" = None, every: int = 1,
+             node_cap: int = 50_000, skip: "int | None" = None,
+             spread: bool = True) -> GenerateResult:
+    """One level from ``seed`` (default 0, like every levelforge seed) with a cached
+    :class:`Generator` of this configuration (see it for the options; the last few
+    configurations keep their work arrays between calls).
 
     >>> r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8))
     >>> r.level.to_xsb() == generate(5, width=7, height=7, boxes=2, pushes=(4, 8)).level.to_xsb()
     True
     """
-    gen = Generator(**config)
+    gen = Generator(width=width, height=height, boxes=boxes, pushes=pushes,
+                    inner_walls=inner_walls, rebuilds=rebuilds, max_pulls=max_pulls,
+                    every=every, node_cap=node_cap, skip=skip, spread=spread)
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                        for k, v in gen.to_dict().items()))
     gen = _GENERATORS.setdefault(key, gen)

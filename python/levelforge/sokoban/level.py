@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace as _replace
 import numpy as np
 
 from ..errors import LevelFormatError
+from ..textfile import read_text
 
 MAX_SIDE = 64
 """Largest accepted width and height of a level, in cells."""
@@ -132,8 +133,20 @@ class Level:
         """A copy with some fields changed (validated like any new level)."""
         return _replace(self, **changes)
 
+    def to_svg(self, cell=32):
+        """The level as an SVG picture, ``cell`` pixels a square (see :mod:`.svg`).
 
-def read_xsb(text):
+        >>> Level.from_xsb('#####\\n#@$.#\\n#####').to_svg(cell=8)[:4]
+        '<svg'
+        """
+        from .svg import level_svg
+        return level_svg(self, cell)
+
+    def _repr_svg_(self):
+        return self.to_svg()
+
+
+def read_xsb(text: str) -> "list[Level]":
     """Read a collection of levels from XSB text (a ``str``).
 
     Text is always text: to read a file, use :func:`load_xsb`. Raises
@@ -149,7 +162,7 @@ def read_xsb(text):
     return _parse_collection(text)
 
 
-def load_xsb(path):
+def load_xsb(path: "str | os.PathLike[str]") -> "list[Level]":
     """Read a collection of levels from an XSB file (UTF-8, with or without a byte-order mark).
 
     Raises :class:`~levelforge.LevelFormatError` if the file cannot be read, is not UTF-8
@@ -159,27 +172,11 @@ def load_xsb(path):
     >>> len(load_xsb(collections.path("microban")))
     155
     """
-    data = _read_bytes(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        encoding = " (it looks like UTF-16)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
-        raise LevelFormatError(f"{os.fspath(path)}: not UTF-8 text{encoding}: byte "
-                               f"{exc.start} is 0x{data[exc.start]:02x}") from None
+    text = read_text(path, caller="load_xsb")
     try:
         return _parse_collection(text)
     except LevelFormatError as exc:
         raise exc.in_file(os.fspath(path)) from None
-
-
-def _read_bytes(path):
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"load_xsb takes a file path, not {type(path).__name__}")
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise LevelFormatError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
 
 
 def write_xsb(levels):
@@ -294,7 +291,8 @@ def _validate(level, where):
     if not level.boxes:
         raise LevelFormatError("the level has no boxes", *where())
     if len(level.boxes) != len(level.goals):
-        raise LevelFormatError(f"{len(level.boxes)} boxes but {len(level.goals)} goals",
+        raise LevelFormatError(f"{len(level.boxes)} box{'es' if len(level.boxes) != 1 else ''} but "
+                               f"{len(level.goals)} goal{'s' if len(level.goals) != 1 else ''}",
                                *where())
     outside = _outside(w, h, level.walls)
     for name, cells in (("player", [level.player]), ("box", sorted(level.boxes)),

@@ -10,7 +10,7 @@ from ..errors import InvalidMoveError
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
 
 
-def replay(level, moves):
+def replay(level: "Level", moves: str) -> "Level":
     """The level after playing ``moves`` (LURD: lower-case walks, upper-case pushes).
 
     Raises :class:`~levelforge.InvalidMoveError` naming the move (0-based) that walks

@@ -12,8 +12,9 @@ DFS proves the answer unique, then reduces the conditions.
 """
 from .board import Board, count_solutions
 from .generator import Generator, Strategy, generate
+from .judge import Verdict, judge
 from .puzzle import Puzzle
 from .zpath import longest_path_points
 
-__all__ = ["Board", "Generator", "Puzzle", "Strategy", "count_solutions", "generate",
-           "longest_path_points"]
+__all__ = ["Board", "Generator", "Puzzle", "Strategy", "Verdict", "count_solutions", "generate",
+           "judge", "longest_path_points"]

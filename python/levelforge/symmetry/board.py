@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from levelforge.engine import paths as _k
+from ..cells import check_cell
 from ..errors import ConfigError, LevelFormatError
 
 MIN_SIZE = 1
@@ -36,17 +37,7 @@ class CountResult(NamedTuple):
 
 def _point(value, size, what):
     """``value`` as an in-range ``(x, y)`` tuple of ints, else ConfigError naming ``what``."""
-    try:
-        x, y = value
-    except (TypeError, ValueError):
-        raise ConfigError(f"{what}: expected a point (x, y), got {value!r}") from None
-    for v in (x, y):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-            raise ConfigError(f"{what}: coordinates must be integers, got {value!r}")
-    x, y = int(x), int(y)
-    if not (0 <= x < size and 0 <= y < size):
-        raise ConfigError(f"{what}: point {(x, y)} is outside the {size}x{size} board")
-    return (x, y)
+    return check_cell(value, (size, size), what, noun="point")
 
 
 def _edge(value, size, what):

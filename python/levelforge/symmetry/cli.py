@@ -3,15 +3,16 @@
     levelforge symmetry generate --size 5 --count 100 --seed 1 -o puzzles.jsonl
     levelforge symmetry show puzzles.jsonl --index 3 --solution
 """
-import argparse
-
 from ..batch import run
-from ..errors import ConfigError
+from ..cli import ArgumentParser, command_line, positive_int
+from ..errors import ConfigError, LevelFormatError
 from ..seeding import check_seed
+from ..textfile import read_lines
 from .generator import Generator, Strategy
 from .puzzle import Puzzle
 
-LEGEND = "S start  G goal  @ required  x forbidden edge  # answer (with --solution)"
+LEGEND = ("S start  G goal  @ required point  + point  --- | edge  x forbidden edge  "
+          "### # answer (with --solution)")
 
 
 def _edge(a, b):
@@ -70,32 +71,46 @@ def draw_puzzle(puzzle, solution=False):
 def _read_puzzle(path, index):
     """Puzzle number ``index`` (0-based line) of a JSONL file."""
     count = 0
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for i, line in enumerate(fh):
-                if i == index:
-                    return Puzzle.from_json(line, line=i + 1)
-                count += 1
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    for i, line in enumerate(read_lines(path)):
+        if i == index:
+            try:
+                return Puzzle.from_json(line, line=i + 1)
+            except LevelFormatError as exc:
+                raise exc.in_file(path) from None
+        count += 1
     raise ConfigError(f"{path} has no puzzle at index {index} (it holds {count})")
 
 
 def main(argv=None, prog="levelforge symmetry"):
     """Run the symmetry CLI; returns the exit code."""
-    parser = argparse.ArgumentParser(prog=prog, description="Mirrored one-stroke line puzzles "
-                                     "with a proved unique solution.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    gen = sub.add_parser("generate", help="generate puzzles as JSON lines")
+    parser = ArgumentParser(prog=prog, description="Mirrored one-stroke line puzzles "
+                            "with a proved unique solution.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    gen = sub.add_parser("generate", help="generate puzzles as JSON lines",
+                         description="Generate puzzles, one JSON object a line (seed, "
+                                     "boards A and B, the answer, difficulty figures and "
+                                     "stage timings). Puzzle i uses levelforge.seeding."
+                                     "item_seed(seed, i); re-running the same command on "
+                                     "an interrupted file continues it.")
     gen.add_argument("--size", type=int, required=True, help="board size N (3-9)")
-    gen.add_argument("--count", type=int, default=1, help="number of puzzles (default 1)")
+    gen.add_argument("--count", type=positive_int, default=1,
+                     help="number of puzzles (default 1)")
     gen.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
-    gen.add_argument("--strategy", choices=[s.value for s in Strategy], default=None,
-                     help="waypoint strategy (default: picked per puzzle from its seed)")
+    gen.add_argument("--strategy", type=str.upper, choices=[s.value for s in Strategy],
+                     default=None,
+                     help="waypoint strategy, any case (default: picked per puzzle from "
+                          "its seed)")
     gen.add_argument("-o", "--output", default="-", help="JSONL file, resumed if it exists "
                      "(default stdout)")
+    gen.add_argument("--jobs", type=positive_int, default=1,
+                     help="worker processes (1); Ctrl-C stops within a second either way")
+    gen.add_argument("--no-timings", action="store_true",
+                     help="leave out timing fields: the same seed gives a byte-identical file")
     gen.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    show = sub.add_parser("show", help="draw both boards of a puzzle side by side")
+    show = sub.add_parser("show", help="draw both boards of a puzzle side by side",
+                          description="Draw boards A and B of one puzzle of a JSONL file "
+                                      "side by side, with a legend; --solution draws the "
+                                      "answer too.")
     show.add_argument("file", help="a JSONL file written by generate")
     show.add_argument("--index", type=int, default=0, help="which puzzle (0-based line)")
     show.add_argument("--solution", action="store_true", help="draw the answer path too")
@@ -110,8 +125,7 @@ def main(argv=None, prog="levelforge symmetry"):
         print(LEGEND)
         return 0
 
-    if args.count < 1:
-        raise ConfigError(f"--count must be >= 1, got {args.count}")
     summary = run(Generator(args.size, args.strategy), args.count, check_seed(args.seed),
-                  args.output, fmt="jsonl", show_progress=not args.no_progress)
-    return summary.report()
+                  args.output, fmt="jsonl", timings=not args.no_timings,
+                  show_progress=not args.no_progress, jobs=args.jobs)
+    return summary.report(command=command_line(prog, argv))

@@ -5,7 +5,10 @@
 2. Required points on the answer: trap pairs, then corners, then straight points.
 3. Forbidden edges until unique: the counting DFS finds an alternative; one of its edges
    that the answer does not use is forbidden (seeded choice), until one solution remains.
-4. Reduction: drop each forbidden edge, then each required point, if uniqueness survives.
+   A trap pair's edge (two required points that are lattice neighbours but not
+   consecutive on the answer) is never forbidden, at any step: the design's rule.
+4. Reduction: drop each forbidden edge, then each required point (but those of the trap
+   pairs chosen in step 2), if uniqueness survives.
 5. Split the conditions between boards A and B (seeded), B's mirrored.
 
 >>> p = generate(4, seed=7)
@@ -180,14 +183,20 @@ class Generator:
 _KERNELS_LOADED = False
 
 
-def generate(size, seed, strategy=None, **options):
-    """One symmetry puzzle of ``size`` x ``size`` from ``seed`` (see :class:`Generator`).
+def generate(size: int, seed: int = 0, strategy: "Strategy | str | None" = None, *,
+             rlimit: int = 3_000_000, max_nodes: int = 200_000,
+             required_share: float = 0.3) -> Puzzle:
+    """One symmetry puzzle of ``size`` x ``size`` from ``seed`` (default 0, like every
+    levelforge seed; see :class:`Generator` for the options).
 
+    >>> generate(4).seed
+    0
     >>> p = generate(5, seed=42, strategy="DIAGONAL")
     >>> p.board_b.start == (4 - p.board_a.start[0], p.board_a.start[1])
     True
     """
-    return Generator(size, strategy, **options).generate(seed)
+    return Generator(size, strategy, rlimit=rlimit, max_nodes=max_nodes,
+                     required_share=required_share).generate(seed)
 
 
 class _Run:
@@ -228,15 +237,15 @@ class _Run:
         self.s, self.g = flat[0], flat[-1]
 
         t = now_ns()
-        required = self._required(flat)
+        required, trap_pairs = self._required(flat)
         self.timings["required"] = ms_since(t)
 
         t = now_ns()
-        required, forbidden, rounds, caps = self._forbid_until_unique(flat, required)
+        required, forbidden, rounds, caps, drops = self._forbid_until_unique(flat, required)
         self.timings["uniqueness"] = ms_since(t)
 
         t = now_ns()
-        required, forbidden = self._reduce(required, forbidden)
+        required, forbidden = self._reduce(required, forbidden, trap_pairs)
         self.timings["reduction"] = ms_since(t)
 
         t = now_ns()
@@ -260,6 +269,8 @@ class _Run:
             "forbidden": len(forbidden),
             "alternatives_removed": rounds,
             "node_cap_rounds": caps,
+            "trap_pairs_dropped": drops,
+            "trap_pairs": len(self._traps(self._chords(flat), required)),
             "branch_points": prof[0],
             "viable_branch_points": prof[1],
             "viable_alternatives": prof[2],
@@ -302,7 +313,8 @@ class _Run:
                               f"within Z3 rlimit {self.gen.rlimit}")
 
     def _required(self, flat):
-        """Stage 2: trap pairs, then corners of the path, then straight points."""
+        """Stage 2: trap pairs, then corners of the path, then straight points. Returns
+        the required points and the chosen trap pairs."""
         n, rng = self.size, self.rng
         pos = {p: i for i, p in enumerate(flat)}
         inner = range(1, len(flat) - 1)
@@ -320,6 +332,7 @@ class _Run:
         chosen = []
         for idx in rng.permutation(len(far))[:max(1, target // 6)]:
             chosen += [far[idx][1], far[idx][2]]
+        trap_pairs = [(chosen[i], chosen[i + 1]) for i in range(0, len(chosen), 2)]
         corners, straight = [], []
         for i in inner:
             a, b, c = flat[i - 1], flat[i], flat[i + 1]
@@ -329,32 +342,76 @@ class _Run:
                 if len(set(chosen)) >= max(1, int(round(share * target))):
                     break
                 chosen.append(group[idx])
-        return sorted(set(chosen))
+        return sorted(set(chosen)), trap_pairs
+
+    def _chords(self, flat):
+        """Lattice edges (sorted pairs) joining two answer points that are not consecutive
+        on the answer. Once both ends are required, a chord is a trap pair's edge."""
+        n = self.size
+        pos = {p: i for i, p in enumerate(flat)}
+        out = set()
+        for i, p in enumerate(flat):
+            for q in ((p + 1) if p % n < n - 1 else -1, p + n if p + n < n * n else -1):
+                j = pos.get(q, -1)
+                if j >= 0 and abs(i - j) > 1:
+                    out.add((p, q))
+        return out
+
+    @staticmethod
+    def _traps(chords, required):
+        """The trap pairs' edges: chords with both ends required (never forbidden)."""
+        req = set(required)
+        return {e for e in chords if e[0] in req and e[1] in req}
+
+    @staticmethod
+    def _may_require(p, chords, required, forbidden):
+        """Whether ``p`` can become required without turning a forbidden edge into a trap
+        pair's edge."""
+        req = set(required)
+        return not any(p in e and (e[0] if e[1] == p else e[1]) in req
+                       for e in chords if e in forbidden)
 
     def _forbid_until_unique(self, flat, required):
-        """Stage 3: forbid an edge of each alternative the DFS finds, until unique."""
+        """Stage 3: forbid an edge of each alternative the DFS finds, until unique.
+
+        The design's rule: the edge joining a trap pair (two required points that are
+        lattice neighbours but not consecutive on the answer) is never forbidden, since a
+        forbidden edge there would announce the trap. When an alternative uses no other
+        edge off the answer, a point of the answer it misses becomes required (when that
+        creates no forbidden trap edge); when it misses none, one point of a trap pair it
+        uses stops being required (the pair is dropped, not the rule) and is never required
+        again. Returns ``(required, forbidden, rounds, caps, dropped_pairs)``."""
         rng = self.rng
         answer_edges = {tuple(sorted(e)) for e in zip(flat, flat[1:])}
+        chords = self._chords(flat)
         forbidden = set()
         required = list(required)
-        rounds = caps = 0
+        dropped = set()
+        rounds = caps = drops = 0
+
+        def requirable(points):
+            return [p for p in points if p not in required and p not in dropped
+                    and self._may_require(p, chords, required, forbidden)]
+
         while True:
             count, _, status, sols = self._count(required, forbidden)  # a CountResult
             if status == EXACT:
                 if count == 1:
-                    return required, sorted(forbidden), rounds, caps
+                    return required, sorted(forbidden), rounds, caps, drops
                 raise GenerationError(f"seed {self.seed}: the answer is not a solution")
+            keep = answer_edges | self._traps(chords, required)
             if status == NODE_CAP:
                 # Too open to settle within the node cap. The search tree is widest near
                 # the start, so pin an answer point and forbid a non-answer edge there.
                 early = flat[:max(2, len(flat) // 3)]
-                free = [p for p in early[1:] if p not in required]
+                free = requirable(early[1:])
                 if free:
                     required.append(free[int(rng.integers(len(free)))])
                     required.sort()
-                cands = self._spare_edges(early, answer_edges, forbidden)
+                    keep = answer_edges | self._traps(chords, required)
+                cands = self._spare_edges(early, keep, forbidden)
                 if not cands:
-                    cands = self._spare_edges(flat, answer_edges, forbidden)
+                    cands = self._spare_edges(flat, keep, forbidden)
                 if not cands and not free:
                     raise GenerationError(f"seed {self.seed}: DFS node cap "
                                           f"{self.gen.max_nodes} reached")
@@ -365,12 +422,27 @@ class _Run:
             alt = next(s for s in sols if s != flat)
             # The answer's own edges are never forbidden, so start and goal stay connected
             # whichever of these edges is chosen.
-            cands = sorted({tuple(sorted(e)) for e in zip(alt, alt[1:])} - answer_edges)
-            forbidden.add(cands[int(rng.integers(len(cands)))])
-            rounds += 1
+            alt_edges = {tuple(sorted(e)) for e in zip(alt, alt[1:])}
+            cands = sorted(alt_edges - keep)
+            if cands:
+                forbidden.add(cands[int(rng.integers(len(cands)))])
+                rounds += 1
+                continue
+            on_alt = set(alt)
+            missed = requirable(p for p in flat if p not in on_alt)
+            if missed:
+                required.append(missed[int(rng.integers(len(missed)))])
+                required.sort()
+                continue
+            pairs = sorted(alt_edges & (keep - answer_edges))
+            pair = pairs[int(rng.integers(len(pairs)))]
+            p = pair[int(rng.integers(2))]
+            required.remove(p)
+            dropped.add(p)
+            drops += 1
 
-    def _spare_edges(self, points, answer_edges, forbidden):
-        """Edges touching ``points`` that neither the answer uses nor are forbidden."""
+    def _spare_edges(self, points, keep, forbidden):
+        """Edges touching ``points`` that are neither in ``keep`` nor forbidden."""
         n = self.size
         out = set()
         for p in points:
@@ -378,12 +450,14 @@ class _Run:
             for q, ok in ((p - n, y > 0), (p - 1, x > 0), (p + 1, x < n - 1),
                           (p + n, y < n - 1)):
                 e = (min(p, q), max(p, q))
-                if ok and e not in answer_edges and e not in forbidden:
+                if ok and e not in keep and e not in forbidden:
                     out.add(e)
         return sorted(out)
 
-    def _reduce(self, required, forbidden):
-        """Stage 4: drop each forbidden edge, then each required point, if still unique."""
+    def _reduce(self, required, forbidden, trap_pairs):
+        """Stage 4: drop each forbidden edge, then each required point, if still unique.
+        The points of a trap pair chosen in stage 2 stay while both are required (the
+        design's reduction removes forbidden edges only; its trap pairs come first)."""
         rng = self.rng
         forbidden = list(forbidden)
         required = list(required)
@@ -392,6 +466,9 @@ class _Run:
             if self._unique(required, trial):
                 forbidden = trial
         for p in [required[i] for i in rng.permutation(len(required))]:
+            if any(p in pair and pair[0] in required and pair[1] in required
+                   for pair in trap_pairs):
+                continue
             trial = [q for q in required if q != p]
             if self._unique(trial, forbidden):
                 required = trial

@@ -89,6 +89,19 @@ class Puzzle:
         """
         return self.master().check(path)
 
+    def to_svg(self, path=(), cell=40):
+        """Boards A and B side by side as an SVG picture, ``path`` (points on A, e.g.
+        ``self.solution``) drawn on A and mirrored on B (see :mod:`.svg`).
+
+        >>> Puzzle(2, Board(2, (0, 0), (1, 0)), Board(2, (1, 0), (0, 0))).to_svg()[:4]
+        '<svg'
+        """
+        from .svg import puzzle_svg
+        return puzzle_svg(self, path, cell)
+
+    def _repr_svg_(self):
+        return self.to_svg()
+
     def to_dict(self, include_timings=True):
         """JSON-ready dict. ``include_timings=False`` drops the machine-dependent fields
         (``timings``, ``elapsed_ms``), leaving what the seed alone determines."""

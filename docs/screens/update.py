@@ -1,0 +1,37 @@
+"""Copy the browser tests' screenshots into docs/screens/ as small palette PNGs for the README.
+
+    pytest -q tests/test_play_*.py && python docs/screens/update.py   # needs Pillow
+
+The tests save full-size screenshots to tests/screenshots/ (gitignored); this keeps one of
+each screen, reduced to a 128-colour palette.
+"""
+import os
+import sys
+
+from PIL import Image
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHOTS = os.path.join(HERE, "..", "..", "tests", "screenshots")
+CHOSEN = ["sokoban-solved", "symmetry-broken", "gallery-filtered", "mines-hint",
+          "defense-wave"]
+
+
+def main():
+    missing = []
+    for name in CHOSEN:
+        source = os.path.join(SHOTS, name + ".png")
+        if not os.path.exists(source):
+            missing.append(name)
+            continue
+        image = Image.open(source).convert("RGB")
+        small = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        target = os.path.join(HERE, name + ".png")
+        small.save(target, optimize=True)
+        print(f"{name}.png: {os.path.getsize(source) // 1024} kB -> "
+              f"{os.path.getsize(target) // 1024} kB")
+    if missing:
+        print("not found (run the browser tests first): " + ", ".join(missing), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

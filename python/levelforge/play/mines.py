@@ -1,0 +1,95 @@
+"""HyperMines 3D in the browser: the server holds each :class:`~levelforge.mines.Game`
+and answers with its :class:`~levelforge.mines.PublicObservation` only.
+
+The minefield stays here while the game runs: a view is built from ``game.observe()``
+(cell states, revealed numbers, the selectable mask, counts) and from the share code,
+and only a finished game adds its minefield. Hints come from the
+:class:`~levelforge.mines.Assistant`, which itself sees only the observation.
+
+>>> from levelforge.mines import Game
+>>> game = Game("easy", seed=3)
+>>> sorted(view(game))[:6]
+['depth', 'elapsed_ms', 'height', 'level', 'mines', 'numbers']
+>>> "minefield" in view(game)
+False
+"""
+import math
+
+from ..errors import ConfigError, InvalidMoveError
+from ..mines import Assistant, Game
+from .query import REQUIRED, Query, parse_body
+
+_ASSISTANT = Assistant()
+_NEW = ("level", "seed", "start")
+
+
+def view(game):
+    """The JSON a page draws: public arrays (flat, ``[z, y, x]`` order) and counts; the
+    minefield only once the game is over."""
+    obs = game.observe()
+    lv = game.level
+    data = {"level": lv.name, "width": lv.width, "height": lv.height, "depth": lv.depth,
+            "mines": lv.mines, "seed": game.seed, "status": obs.status,
+            "state": obs.state.ravel().tolist(), "numbers": obs.numbers.ravel().tolist(),
+            "selectable": obs.selectable.ravel().astype(int).tolist(),
+            "remaining_mines": obs.remaining_mines, "elapsed_ms": round(game.elapsed_ms, 1),
+            "start": None if game.start is None else list(game.start),
+            "share": None if game.start is None else game.share_code()}
+    if obs.status in ("won", "lost"):
+        data["minefield"] = game.minefield().ravel().astype(int).tolist()
+        data["exploded"] = None if game.exploded is None else list(game.exploded)
+    return data
+
+
+def new_game(games, query):
+    """``GET /api/mines/new?level=&seed=[&start=x,y,z]``: a new game (with its first cell
+    opened when ``start`` is given, as a share link rebuilds it)."""
+    level, seed = query.text("level", "normal"), query.int("seed")
+    start = query.text("start", None)
+    if start is None:
+        game = Game(level, seed)
+    else:
+        game = Game.from_share_code(f"seed={seed}&level={level}&start={start}")
+    return {"game": games.add(game), **view(game)}
+
+
+def act(games, body):
+    """``POST /api/mines/act``: ``{"game", "action": open|flag|chord, "cell": [x, y, z]}``.
+    An illegal action changes nothing and comes back as ``refused`` with the API's reason."""
+    data = parse_body(body, {"game": (str, REQUIRED), "action": (str, REQUIRED),
+                             "cell": (list, REQUIRED)}, "act")
+    game = games.get(data["game"])
+    if data["action"] not in ("open", "flag", "chord"):
+        raise ConfigError(f"act: unknown action {data['action']!r}; use open, flag or chord")
+    refused = None
+    try:
+        getattr(game, data["action"])(tuple(data["cell"]))
+    except InvalidMoveError as exc:
+        refused = str(exc)
+    return {"refused": refused, **view(game)}
+
+
+def hint(games, query):
+    """``GET /api/mines/hint?game=&exact=0|1``: the assistant's proved moves (and, exact,
+    every closed cell's mine probability; null where not closed or unknown)."""
+    game = games.get(query.text("game"))
+    exact = query.text("exact", "0")
+    if exact not in ("0", "1"):
+        raise ConfigError(f"hint: parameter 'exact' must be 0 or 1, got {exact!r}")
+    analysis = _ASSISTANT.analyze(game.observe(), exact=exact == "1")
+    data = analysis.to_dict()
+    if analysis.probabilities is not None:
+        data["probabilities"] = [None if math.isnan(p) else round(float(p), 4)
+                                 for p in analysis.probabilities.ravel()]
+    return data
+
+
+def routes():
+    """``(method, path, handler(request, body, state))`` of the Minesweeper API."""
+    return [
+        ("GET", "/api/mines/new", lambda r, b, s: new_game(
+            s.mines, Query(r.query_params, _NEW, r.url.path))),
+        ("POST", "/api/mines/act", lambda r, b, s: act(s.mines, b)),
+        ("GET", "/api/mines/hint", lambda r, b, s: hint(
+            s.mines, Query(r.query_params, ("game", "exact"), r.url.path))),
+    ]

@@ -1,0 +1,235 @@
+// Sokoban: the page sends actions and draws the position the server returns.
+import {api, randomSeed, setStatus, showError, sleep, topBar, typing,
+  wireSeedAndShare} from "./common.js";
+
+const KEYS = {ArrowUp: "u", ArrowLeft: "l", ArrowRight: "r", ArrowDown: "d",
+  w: "u", a: "l", d: "r", s: "d", W: "u", A: "l", D: "r", S: "d"};
+const DEFAULTS = {width: 7, height: 7, boxes: 2, inner_walls: 0, pushes: "4-8"};
+const PLAYING = "Push every box onto a ring.";
+const $ = (id) => document.getElementById(id);
+
+let level = null;             // the server's description of the level
+let moves = "";               // LURD moves played, as the server last confirmed them
+let queue = Promise.resolve();  // actions go to the server one after the other
+let animation = 0;            // bumped to stop a running "show solution"
+
+/** The API path and panel tab of the page's URL. */
+function source() {
+  const parts = location.pathname.split("/").filter(Boolean);
+  const search = location.search;
+  if (parts.length === 1) return {tab: "generate", path: "/api/sokoban/generate" + search};
+  if (parts.length === 3 && ["campaign", "microban", "file"].includes(parts[1])) {
+    return {tab: parts[1], path: `/api/sokoban/${parts[1]}/${parts[2]}${search}`, id: parts[2]};
+  }
+  if (parts.length === 2 && parts[1] === "custom") {
+    return {tab: "custom", path: "/api/sokoban/custom" + search};
+  }
+  return {tab: "generate", error: `there is no Sokoban page at ${location.pathname}`};
+}
+
+function selectTab(tab) {
+  for (const b of document.querySelectorAll(".tabs button")) {
+    b.setAttribute("aria-selected", String(b.dataset.tab === tab));
+  }
+  for (const f of document.querySelectorAll("form[data-pane]")) f.hidden = f.dataset.pane !== tab;
+}
+
+function fillForms(src) {
+  const q = new URLSearchParams(location.search);
+  const gen = $("form-generate").elements;
+  for (const name of ["width", "height", "boxes", "inner_walls", "pushes", "seed"]) {
+    if (src.tab === "generate" && q.has(name)) gen[name].value = q.get(name);
+  }
+  if (src.tab === "campaign") $("form-campaign").elements.index.value = src.id;
+  if (src.tab === "microban") $("form-microban").elements.number.value = src.id;
+  if (src.tab === "custom") $("form-custom").elements.xsb.value = q.get("xsb") || "";
+}
+
+function go(url) {
+  history.pushState(null, "", url);
+  load();
+}
+
+function subtitle() {
+  const parts = [];
+  if (level.config && level.config.pushes) {
+    parts.push(`target ${level.config.pushes.join("-")} pushes`);
+  }
+  if (level.elapsed_ms !== null) parts.push(`generated in ${level.elapsed_ms.toFixed(2)} ms`);
+  if (!level.config) {
+    parts.push(`${level.width}x${level.height}, ${level.boxes} box${level.boxes > 1 ? "es" : ""}`);
+  }
+  return parts.join(" · ");
+}
+
+function render(state) {
+  moves = state.moves;
+  $("board").innerHTML = state.svg;
+  $("pushes").textContent = state.pushes;
+  $("moves").textContent = state.steps;
+  document.body.dataset.state = state.solved ? "solved" : "playing";
+  if (state.solved) {
+    const best = state.optimal;
+    let verdict = `Push-optimal is unknown: the solver reached its ${best.time_limit} s limit.`;
+    if (best.status === "solved") {
+      $("optimal").textContent = best.pushes;
+      verdict = state.pushes === best.pushes ? `Push-optimal: ${best.pushes}. Perfect!`
+        : `Push-optimal: ${best.pushes}.`;
+    }
+    setStatus(`Solved in ${state.pushes} pushes and ${state.steps} moves. ${verdict}`, "good");
+  } else if (state.refused) {
+    setStatus(`Blocked: ${state.refused}.`, "bad");
+  } else {
+    setStatus(PLAYING);
+  }
+}
+
+/** Queue `action` (a direction, "undo" or "restart") for the server. */
+function act(action) {
+  queue = queue.then(async () => {
+    if (!level) return;
+    render(await api("/api/sokoban/move", {xsb: level.xsb, moves, action}));
+  }).catch((err) => showError(err.message));
+  return queue;
+}
+
+async function load() {
+  animation += 1;
+  showError(null);
+  let src = source();
+  if (src.tab === "generate" && !src.error && !new URLSearchParams(location.search).has("seed")) {
+    const q = new URLSearchParams({...DEFAULTS, ...Object.fromEntries(
+      new URLSearchParams(location.search)), seed: randomSeed()});
+    history.replaceState(null, "", "/sokoban?" + q);
+    src = source();
+  }
+  selectTab(src.tab);
+  fillForms(src);
+  $("share").value = location.href;
+  level = null;
+  if (src.error) {
+    failed(src.error);
+    return;
+  }
+  setStatus("Loading the level…", "busy");
+  document.body.dataset.state = "loading";
+  try {
+    const answer = await api(src.path);
+    await queue;
+    level = answer;
+  } catch (err) {
+    failed(err.message);
+    return;
+  }
+  $("title").textContent = level.title;
+  $("subtitle").textContent = subtitle();
+  $("optimal").textContent = level.optimal === null ? "–" : level.optimal;
+  document.title = `${level.title} · Sokoban · levelforge play`;
+  render(level.state);
+}
+
+function failed(message) {
+  showError(message);
+  $("title").textContent = "No level";
+  $("subtitle").textContent = "";
+  $("board").innerHTML = "";
+  setStatus("Fix the level settings and try again.", "bad");
+  document.body.dataset.state = "error";
+}
+
+async function solveHere() {
+  await queue;
+  if (!level) return null;
+  const limit = Number($("time-limit").value);
+  setStatus(`Solving from this position (time limit ${limit} s)…`, "busy");
+  let r;
+  try {
+    r = await api("/api/sokoban/solve", {xsb: level.xsb, moves, time_limit: limit});
+  } catch (err) {
+    showError(err.message);
+    return null;
+  }
+  const ms = `${r.elapsed_ms.toFixed(1)} ms, ${r.nodes.toLocaleString("en")} states`;
+  if (r.status === "solved") {
+    setStatus(`Solver: solved, ${r.pushes} pushes and ${r.moves} moves from here (${ms}).`, "good");
+  } else if (r.status === "unsolvable") {
+    setStatus(`Solver: unsolvable. No pushes solve this position; it was proved (${ms}). ` +
+      "Undo or restart.", "bad");
+  } else {
+    setStatus(`Solver: limit. The ${limit} s limit was reached (${ms}), so whether this ` +
+      "position can be solved is unknown.", "bad");
+  }
+  return r;
+}
+
+async function showSolution() {
+  await queue;
+  if (!level) return;
+  const token = ++animation;
+  let path = level.solution;
+  if (path !== null) {
+    await act("restart");
+  } else {
+    const r = await solveHere();
+    if (!r || r.status !== "solved" || token !== animation) return;
+    path = r.solution;
+  }
+  for (const letter of path) {
+    if (token !== animation) return;
+    await act(letter);
+    await sleep(130);
+  }
+}
+
+function wire() {
+  document.addEventListener("keydown", (e) => {
+    if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+    let action = KEYS[e.key];
+    if (e.key === "z" || e.key === "Z") action = "undo";
+    if (e.key === "r" || e.key === "R") action = "restart";
+    if (!action) return;
+    e.preventDefault();
+    animation += 1;
+    act(action);
+  });
+  $("undo").onclick = () => { animation += 1; act("undo"); };
+  $("restart").onclick = () => { animation += 1; act("restart"); };
+  $("show").onclick = showSolution;
+  $("solve").onclick = () => { animation += 1; solveHere(); };
+  for (const b of document.querySelectorAll(".tabs button")) b.onclick = () => selectTab(b.dataset.tab);
+  $("form-generate").onsubmit = (e) => {
+    e.preventDefault();
+    const q = new URLSearchParams(new FormData(e.target));
+    go("/sokoban?" + q);
+  };
+  wireSeedAndShare($("form-generate"));
+  for (const [form, field, base] of [["campaign", "index", "/sokoban/campaign/"],
+    ["microban", "number", "/sokoban/microban/"]]) {
+    const f = $("form-" + form);
+    f.onsubmit = (e) => {
+      e.preventDefault();
+      go(base + encodeURIComponent(f.elements[field].value));
+    };
+    for (const b of f.querySelectorAll("[data-step]")) {
+      b.onclick = () => {
+        f.elements[field].value = Number(f.elements[field].value) + Number(b.dataset.step);
+        f.requestSubmit();
+      };
+    }
+  }
+  $("xsb-file").onchange = async (e) => {  // the file's text goes through the same check
+    const file = e.target.files[0];
+    if (!file) return;
+    $("form-custom").elements.xsb.value = await file.text();
+    $("form-custom").requestSubmit();
+  };
+  $("form-custom").onsubmit = (e) => {
+    e.preventDefault();
+    go("/sokoban/custom?" + new URLSearchParams({xsb: e.target.elements.xsb.value}));
+  };
+  window.addEventListener("popstate", load);
+}
+
+topBar();
+wire();
+load();

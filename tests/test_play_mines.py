@@ -1,0 +1,188 @@
+"""HyperMines 3D in a real Chromium: a game played by clicking the WebGL canvas where the
+page's camera shows each cell, following the assistant's hints until won or stuck; the
+share link; a flag placed and removed; an inner cell refused; a drag that only turns."""
+import json
+
+from browser import (  # noqa: F401  (fixtures)
+    browser, open_page, server, shot, sokoban_batch, wait_state, watched)
+from levelforge.mines import Game
+
+LEVEL, SEED, FIRST = "easy", 12, (2, 2, 0)
+
+
+def _point(page, cell):
+    """Peel the layers in front of ``cell``, then its screen point (checked by picking)."""
+    page.fill("#layer", str(cell[2]))
+    page.dispatch_event("#layer", "input")
+    p = page.evaluate("([x, y, z]) => minesView.screenOf(x, y, z)", list(cell))
+    hit = page.evaluate("([x, y]) => minesView.cellAt(x, y)", [p["x"], p["y"]])
+    assert hit is not None and tuple(hit["cell"]) == tuple(cell), (cell, hit)
+    return p
+
+
+def _click(page, cell, button="left"):
+    version = page.evaluate("Number(document.body.dataset.version || 0)")
+    p = _point(page, cell)
+    page.mouse.click(p["x"], p["y"], button=button)
+    page.wait_for_function(f"Number(document.body.dataset.version || 0) > {version}")
+    return page.evaluate("minesView.view()")
+
+
+def _bodies(page):
+    """Collect every /api/mines answer the page receives."""
+    bodies = []
+
+    def keep(response):
+        if "/api/mines/" in response.url:
+            try:
+                bodies.append(response.text())
+            except Exception:  # a body read after the page closed
+                pass
+    page.on("response", keep)
+    return bodies
+
+
+def test_game_played_by_clicking_the_canvas_following_the_hints(server, watched):
+    page = watched.page
+    bodies = _bodies(page)
+    page.goto(server + f"mines?level={LEVEL}&seed={SEED}")
+    wait_state(page, "ready")
+    twin = Game(LEVEL, seed=SEED)
+    view = _click(page, FIRST)
+    twin.open(FIRST)
+    assert page.url.endswith(f"/mines?seed={SEED}&level={LEVEL}&start=2,2,0")
+    played = 0
+    while view["status"] == "playing" and played < 80:
+        hints = page.evaluate("Number(document.body.dataset.hints || 0)")
+        page.click("#hint")
+        page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+        hint = page.evaluate("minesView.hint()")
+        if hint["status"] != "moves":
+            break
+        if played == 0:
+            shot(page, "mines-hint")
+        for move in hint["moves"][:4]:
+            cell = tuple(move["cell"])
+            i = (cell[2] * twin.level.height + cell[1]) * twin.level.width + cell[0]
+            if view["state"][i] != 0 or view["status"] != "playing":
+                continue  # opened by a cascade meanwhile
+            view = _click(page, cell, "left" if move["action"] == "open" else "right")
+            getattr(twin, move["action"])(cell)
+            played += 1
+    assert view["status"] == twin.status and view["status"] in ("won", "playing")
+    obs = twin.observe()
+    assert view["state"] == obs.state.ravel().tolist()
+    assert view["numbers"] == obs.numbers.ravel().tolist()
+    page.fill("#layer", "0")
+    page.dispatch_event("#layer", "input")
+    shot(page, "mines-playing" if view["status"] == "playing" else "mines-won")
+    mines = twin._mine.nonzero()[0].tolist()
+    for text in bodies:
+        body = json.loads(text)
+        if body.get("status") in ("won", "lost"):
+            continue
+        assert "minefield" not in body and json.dumps(mines) not in text
+
+
+def test_share_link_reopened_gives_the_same_board(browser, server, watched):
+    page = watched.page
+    page.goto(server + f"mines?level=normal&seed={SEED}")
+    wait_state(page, "ready")
+    first = _click(page, (3, 3, 0))
+    shared = page.locator("#share").input_value()
+    assert shared.endswith(f"/mines?seed={SEED}&level=normal&start=3,3,0")
+    other = open_page(browser)
+    try:
+        other.page.goto(shared)
+        wait_state(other.page, "playing")
+        again = other.page.evaluate("minesView.view()")
+        assert (again["state"], again["numbers"]) == (first["state"], first["numbers"])
+        assert other.unexpected() == []
+    finally:
+        other.page.context.close()
+
+
+def test_flag_placed_and_removed_and_an_inner_cell_refused(server, watched):
+    page = watched.page
+    page.goto(server + "mines?level=easy&seed=3")
+    wait_state(page, "ready")
+    view = _click(page, (0, 0, 0), "right")
+    assert view["state"][0] == 2 and page.locator("#left").text_content() == "9"
+    view = _click(page, (0, 0, 0), "right")
+    assert view["state"][0] == 0 and page.locator("#left").text_content() == "10"
+    view = _click(page, (2, 2, 1))
+    assert view["status"] == "ready"
+    status = page.locator("#status").text_content()
+    assert status.startswith("Refused: open: cell (2, 2, 1) is not selectable")
+
+
+def test_a_drag_turns_the_view_and_opens_nothing(server, watched):
+    page = watched.page
+    page.goto(server + "mines?level=easy&seed=4")
+    wait_state(page, "ready")
+    before = page.evaluate("minesView.camera()")
+    p = page.evaluate("minesView.screenOf(2, 2, 0)")
+    page.mouse.move(p["x"], p["y"])
+    page.mouse.down()
+    page.mouse.move(p["x"] + 80, p["y"] + 30, steps=8)
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    assert page.evaluate("minesView.camera()") != before
+    assert page.evaluate("minesView.view()")["status"] == "ready"
+    assert page.evaluate("document.body.dataset.version") is None
+
+
+def test_a_click_on_a_number_chords_and_a_mine_loses(server, watched):
+    page = watched.page
+    page.goto(server + f"mines?level=normal&seed={SEED}")
+    wait_state(page, "ready")
+    twin = Game("normal", seed=SEED)
+    view = _click(page, (3, 3, 0))
+    twin.open((3, 3, 0))
+    obs = twin.observe()
+    mine = twin._mine.reshape(obs.shape)
+
+    def around(x, y, z):
+        return [(x + dx, y + dy, z + dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                for dz in (-1, 0, 1) if (dx, dy, dz) != (0, 0, 0)
+                and 0 <= x + dx < 7 and 0 <= y + dy < 7 and 0 <= z + dz < 7]
+
+    def candidate():  # a number on the front layer whose mines can all be flagged now
+        for y in range(7):
+            for x in range(7):
+                if obs.state[0, y, x] != 1 or obs.numbers[0, y, x] == 0:
+                    continue
+                near = around(x, y, 0)
+                mines = [c for c in near if mine[c[2], c[1], c[0]]]
+                closed = [c for c in near if obs.state[c[2], c[1], c[0]] == 0]
+                if closed and len(closed) > len(mines) and all(
+                        obs.selectable[c[2], c[1], c[0]] for c in mines):
+                    return (x, y, 0), mines
+        return None
+
+    found = candidate()
+    assert found, "no number to chord on this board"
+    number, mines = found
+    for cell in mines:
+        view = _click(page, cell, "right")
+        twin.flag(cell)
+    page.fill("#layer", "0")
+    page.dispatch_event("#layer", "input")
+    version = page.evaluate("Number(document.body.dataset.version)")
+    p = page.evaluate("([x, y, z]) => minesView.screenOf(x, y, z, true)", list(number))
+    assert page.evaluate("([x, y]) => minesView.cellAt(x, y)", [p["x"], p["y"]]) == \
+        {"cell": list(number), "kind": "number"}
+    page.mouse.click(p["x"], p["y"])
+    page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
+    opened = twin.chord(number)
+    view = page.evaluate("minesView.view()")
+    assert opened > 0 and view["state"] == twin.observe().state.ravel().tolist()
+    obs = twin.observe()
+    bad = next((x, y, z) for z in range(7) for y in range(7) for x in range(7)
+               if mine[z, y, x] and obs.selectable[z, y, x] and obs.state[z, y, x] == 0)
+    view = _click(page, bad)
+    assert view["status"] == "lost" and view["exploded"] == list(bad)
+    assert view["minefield"] == mine.ravel().astype(int).tolist()
+    wait_state(page, "lost")
+    assert page.locator("#card h3").text_content() == "Boom"
+    shot(page, "mines-lost")
