@@ -221,7 +221,8 @@ def complete_table(pool, games, oracle_positions):
 
 
 def guess_table(pool, games):
-    lines = ["| level | start | games | won | lost | published anchor |", "|---|---|---|---|---|---|"]
+    lines = ["| level | start | games | won | lost | published anchor |",
+             "|---|---|---|---|---|---|"]
     for level, start in [(level, None) for level in LEVELS] + [("30x16x1-99", (3, 3, 0))]:
         rate, total = win_rate(pool, level, games, start=start, guess="best")
         where = "(3,3) open" if start else "middle, open"

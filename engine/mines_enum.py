@@ -479,8 +479,9 @@ def _search(nw, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order, rmark, stamp
     assignment that meets the rows marked ``stamp`` (the others are left out: a
     relaxation), with ``t_lo <= v[t] <= t_hi`` and at most ``m_hi`` mines. A row whose
     count is reached sets its other groups to 0, one that needs all its free cells sets
-    them full. Returns (found, nodes), ``val[g]`` the values; past ``budget`` nodes the
-    search stops."""
+    them full. The group ``t`` is decided first, then a group of the row with the least
+    room either way, trying the value its row leans to first. Returns (found, nodes),
+    ``val[g]`` the values; past ``budget`` nodes the search stops."""
     for i in range(nw):
         val[order[i]] = -1
     for r in range(nk):
@@ -491,33 +492,49 @@ def _search(nw, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order, rmark, stamp
                 rem[r] += gsize[c_grp[p]]
     tops = np.zeros(3, np.int64)        # trail top, queue top, mines
     nodes = 0
-    d = 0                               # decisions: (position in order, value, trail top)
-    nxt = 0
+    d = 0                               # decisions: group, value, trail top, step
     while True:
-        # choose: the next unassigned group in order, its first value
-        while nxt < nw and val[order[nxt]] >= 0:
-            nxt += 1
-        if nxt == nw:
-            return True, nodes
-        g = order[nxt]
+        g = -1
+        step = 1
+        if t >= 0 and val[t] < 0:
+            g = t
+        else:
+            best = 1 << 30
+            for r in range(nk):
+                if rmark[r] == stamp and rem[r] > 0:
+                    need = ccnt[r] - cur[r]
+                    room = min(need, rem[r] - need)
+                    if room < best:
+                        best = room
+                        g = r
+            if g < 0:
+                return True, nodes      # every row of the window is met
+            r = g
+            for q in range(c_ptr[r], c_ptr[r + 1]):
+                if val[c_grp[q]] < 0:
+                    g = c_grp[q]
+                    break
+            if 2 * (ccnt[r] - cur[r]) > rem[r]:
+                step = -1
         lo = t_lo if g == t else 0
-        dstk[d, 0] = nxt
-        dstk[d, 1] = lo
+        hi = t_hi if g == t else gsize[g]
+        dstk[d, 0] = g
+        dstk[d, 1] = lo if step > 0 else hi
         dstk[d, 2] = tops[0]
+        dstk[d, 3] = step
         d += 1
         while True:
             # try the value on top of the decision stack; on failure the next, or back up
-            i = dstk[d - 1, 0]
-            g = order[i]
+            g = dstk[d - 1, 0]
             v = dstk[d - 1, 1]
+            lo = t_lo if g == t else 0
             hi = t_hi if g == t else gsize[g]
-            if v > hi:
+            if v > hi or v < lo:
                 d -= 1
                 if d == 0:
                     return False, nodes
                 _undo(dstk[d - 1, 2], gsize, g_ptr, g_con, val, cur, rem, trail, tops)
-                dstk[d - 1, 1] += 1
-                nxt = dstk[d - 1, 0]
+                dstk[d - 1, 1] += dstk[d - 1, 3]
                 continue
             nodes += 1
             if nodes > budget:
@@ -537,10 +554,9 @@ def _search(nw, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order, rmark, stamp
                             ok = False
                             break
             if ok and tops[2] <= m_hi:
-                nxt = i + 1
                 break
             _undo(dstk[d - 1, 2], gsize, g_ptr, g_con, val, cur, rem, trail, tops)
-            dstk[d - 1, 1] += 1
+            dstk[d - 1, 1] += dstk[d - 1, 3]
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -557,8 +573,8 @@ def _undo(to, gsize, g_ptr, g_con, val, cur, rem, trail, tops):
 
 
 QUICK_NODES = 2000      # witness_search: a look for a whole solution per question
-WINDOW_NODES = 20_000   # and per window around the group
-MAX_RADIUS = 4          # windows of 1 .. 4 rows around the group
+WINDOW_NODES = 5000     # and per window around the group
+MAX_RADIUS = 3          # windows of 1 .. 3 rows around the group
 
 
 @njit(cache=True)
@@ -910,21 +926,26 @@ def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, 
                               con_cnt, c_ptr, c_grp, g_ptr, g_con, ccnt, stamp)
         order = order_all[g0:g0 + ng]
         lay = lay_all[g0 + 2 * ci:g0 + 2 * ci + ng + 2]
-        # breadth-first from group 0; over the budget, breadth-first from where that ended
-        bfs_order(ng, np.int64(0), c_ptr, c_grp, g_ptr, g_con, order, pos)
+        # breadth-first from group 0, or from where that order ends; each with a sixteenth
+        # of the budget first (one of the two is often far cheaper), then the whole budget
         for i in range(4):
             top_save[i] = top[i]
-        for attempt in range(2):
-            if attempt == 1:
+        for attempt in range(4):
+            if attempt > 0:
+                if ng < 3:
+                    break
+                for i in range(4):
+                    top[i] = top_save[i]
+            bfs_order(ng, np.int64(0), c_ptr, c_grp, g_ptr, g_con, order, pos)
+            if attempt % 2 == 1:
                 bfs_order(ng, np.int64(order[ng - 1]), c_ptr, c_grp, g_ptr, g_con, alt, pos)
                 for i in range(ng):
                     order[i] = alt[i]
-                for i in range(4):
-                    top[i] = top_save[i]
+            budget = max_nodes if attempt >= 2 or ng < 3 else max(max_nodes // 16, 1)
             r = forward_pass(ng, grp_size[g0:g0 + ng], nk, ccnt, c_ptr, c_grp, g_ptr, g_con,
-                             order, exact, max_nodes, top, st, ed, keys, ht, ep, fp, binom, lay,
+                             order, exact, budget, top, st, ed, keys, ht, ep, fp, binom, lay,
                              pos, last, rem, slot, open_a, open_b, src, addg, keybuf, chk)
-            if r != -1 or ng < 3:
+            if r != -1:
                 break
         if r <= NEED_STATES:
             res[R_CODE] = r
@@ -941,7 +962,7 @@ def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, 
                                       g_con, m_hi, max_nodes, hm, hs, order, pos, last, open_a,
                                       open_b, rem, np.empty(ng + 1, np.int32),
                                       np.empty(26 * ng + 27, np.int32),
-                                      np.empty((ng + 1, 3), np.int64))
+                                      np.empty((ng + 1, 4), np.int64))
                 if w == -2:
                     res[R_CODE] = A_CONTRADICTION
                     return

@@ -27,7 +27,7 @@ STRATEGIES = {"reject": G.STRATEGY_REJECT, "perturb": G.STRATEGY_PERTURB,
 DEFAULT_STRATEGY = "perturb"
 HYBRID_AFTER = 20               # placements tried as they come before perturbing
 MAX_ATTEMPTS = 1000             # placements before GenerationError
-PLAY_NODES = 200_000            # counting states per component in the play
+PLAY_NODES = 50_000             # counting states per component in the play
 
 
 def check_no_guess(value):
