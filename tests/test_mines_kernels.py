@@ -209,18 +209,25 @@ def _group_system(draw):
     return sizes, rows
 
 
+def _system_arrays(sizes, rows):
+    """The kernels' form of a group system: groups of each row, rows of each group."""
+    i32 = np.int32
+    c_ptr = np.zeros(len(rows) + 1, i32)
+    c_grp = np.array([g for gs, _ in rows for g in gs], i32)
+    c_ptr[1:] = np.cumsum([len(gs) for gs, _ in rows])
+    g_lists = [[r for r, (gs, _) in enumerate(rows) if g in gs] for g in range(len(sizes))]
+    g_ptr = np.zeros(len(sizes) + 1, i32)
+    g_ptr[1:] = np.cumsum([len(x) for x in g_lists])
+    g_con = np.array([r for x in g_lists for r in x], i32)
+    return c_ptr, c_grp, g_ptr, g_con
+
+
 def _run_count(sizes, rows, track_m=True, q=None, qf=None, max_states=10**6):
     """The frontier count of one component through the kernels, with small pools."""
     ng, nk = len(sizes), len(rows)
     s = sum(sizes)
     i32, i64 = np.int32, np.int64
-    c_ptr = np.zeros(nk + 1, i32)
-    c_grp = np.array([g for gs, _ in rows for g in gs], i32)
-    c_ptr[1:] = np.cumsum([len(gs) for gs, _ in rows])
-    g_lists = [[r for r, (gs, _) in enumerate(rows) if g in gs] for g in range(ng)]
-    g_ptr = np.zeros(ng + 1, i32)
-    g_ptr[1:] = np.cumsum([len(x) for x in g_lists])
-    g_con = np.array([r for x in g_lists for r in x], i32)
+    c_ptr, c_grp, g_ptr, g_con = _system_arrays(sizes, rows)
     order = np.zeros(ng + 1, i32)
     work = [np.zeros(max(ng, nk) + 2, i32) for _ in range(9)]
     E.bfs_order(ng, 0, c_ptr, c_grp, g_ptr, g_con, order, work[0])
@@ -322,13 +329,7 @@ def test_witness_search_matches_bruteforce_and_never_claims_too_much(system, m_h
     sizes, rows = system
     ng, nk = len(sizes), len(rows)
     i32 = np.int32
-    c_ptr = np.zeros(nk + 1, i32)
-    c_grp = np.array([g for gs, _ in rows for g in gs], i32)
-    c_ptr[1:] = np.cumsum([len(gs) for gs, _ in rows])
-    g_lists = [[r for r, (gs, _) in enumerate(rows) if g in gs] for g in range(ng)]
-    g_ptr = np.zeros(ng + 1, i32)
-    g_ptr[1:] = np.cumsum([len(x) for x in g_lists])
-    g_con = np.array([r for x in g_lists for r in x], i32)
+    c_ptr, c_grp, g_ptr, g_con = _system_arrays(sizes, rows)
     work = [np.zeros(max(ng, nk) + 2, i32) for _ in range(7)]
     hm, hs = np.zeros(ng, np.uint8), np.zeros(ng, np.uint8)
     nodes, unresolved = E.witness_search(

@@ -169,9 +169,12 @@ class Game:
         """Open a closed, selectable, unflagged cell; returns the number of cells opened.
 
         A 0 opens its 26 neighbours, recursively. Opening a mine loses the game (returns 0).
-        The first open places the mines, never on this cell or its neighbours.
+        The first open places the mines, never on this cell or its neighbours (with
+        ``no_guess``, so that certain moves win from it).
         Raises :class:`~levelforge.InvalidMoveError` (changing nothing) when the cell is
-        out of range, open, flagged, not selectable, or the game is over.
+        out of range, open, flagged, not selectable, or the game is over, and
+        :class:`~levelforge.GenerationError` (changing nothing) when no no-guess board is
+        found (custom levels too dense for one).
         """
         what = "open"
         self._check_running(what)
