@@ -573,8 +573,8 @@ def _undo(to, gsize, g_ptr, g_con, val, cur, rem, trail, tops):
 
 
 QUICK_NODES = 2000      # witness_search: a look for a whole solution per question
-WINDOW_NODES = 5000     # and per window around the group
-MAX_RADIUS = 3          # windows of 1 .. 3 rows around the group
+WINDOW_NODES = 20_000   # and per window around the group
+MAX_RADIUS = 4          # windows of 1 .. 4 rows around the group
 
 
 @njit(cache=True)

@@ -87,7 +87,7 @@ class Assistant:
     :data:`COMPLETE_NODES` per component (unless ``max_nodes`` is given): every cell
     that the public information proves is then found, within that budget. A component
     whose count is over the budget is still searched for certain cells, within the same
-    budget: depth-first searches for solutions, and for each group windows of up to 3
+    budget: depth-first searches for solutions, and for each group windows of up to 4
     rows around it (a window with no solution proves the group certain). What that
     search proves is sound, but it may miss cells; the component is counted in
     ``skipped`` and its probabilities are unknown. The assistant owns its work arrays and
