@@ -474,14 +474,16 @@ def _assign(g, v, gsize, g_ptr, g_con, ccnt, rmark, stamp, val, cur, rem, trail,
 
 @njit(cache=True, no_cpython_wrapper=True)
 def _search(nw, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order, rmark, stamp, t, t_lo,
-            t_hi, m_hi, budget, val, cur, rem, trail, queue, dstk):
+            t_hi, m_hi, budget, dynamic, val, cur, rem, trail, queue, dstk):
     """Depth-first search with propagation over the groups ``order[:nw]`` for one
     assignment that meets the rows marked ``stamp`` (the others are left out: a
     relaxation), with ``t_lo <= v[t] <= t_hi`` and at most ``m_hi`` mines. A row whose
     count is reached sets its other groups to 0, one that needs all its free cells sets
-    them full. The group ``t`` is decided first, then a group of the row with the least
-    room either way, trying the value its row leans to first. Returns (found, nodes),
-    ``val[g]`` the values; past ``budget`` nodes the search stops."""
+    them full. The group ``t`` is decided first; then, with ``dynamic``, a group of the
+    row with the least room either way, trying the value its row leans to first (good at
+    finding a solution), else the next group in ``order`` (breadth-first from ``t``: good
+    at proving there is none nearby). Returns (found, nodes), ``val[g]`` the values;
+    past ``budget`` nodes the search stops."""
     for i in range(nw):
         val[order[i]] = -1
     for r in range(nk):
@@ -498,6 +500,13 @@ def _search(nw, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order, rmark, stamp
         step = 1
         if t >= 0 and val[t] < 0:
             g = t
+        elif not dynamic:
+            nxt = 0
+            while nxt < nw and val[order[nxt]] >= 0:
+                nxt += 1
+            if nxt == nw:
+                return True, nodes
+            g = order[nxt]
         else:
             best = 1 << 30
             for r in range(nk):
@@ -626,8 +635,8 @@ def witness_search(ng, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, m_hi, max_no
                 budget = min(max_nodes - used, QUICK_NODES if radius == ng else WINDOW_NODES)
                 found, nodes = _search(nw, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order,
                                        rmark, np.int64(stamp), np.int64(t), np.int64(t_lo),
-                                       np.int64(t_hi), m_hi, budget, val, cur, rem, trail,
-                                       queue, dstk)
+                                       np.int64(t_hi), m_hi, budget, radius == ng, val, cur,
+                                       rem, trail, queue, dstk)
                 used += nodes
                 if used > max_nodes:
                     return -1, unresolved
