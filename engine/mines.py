@@ -1,4 +1,6 @@
-"""Kernels of 3D minesweeper and its logic assistant.
+"""Kernels of 3D minesweeper: the game, and the assistant's constraints (building, reducing,
+splitting into components; the counting is in ``mines_enum``, no-guess boards in
+``mines_gen``).
 
 A board of ``width x height x depth`` cells is a flat array in C order of ``[z, y, x]``:
 cell ``i = (z * height + y) * width + x``. Cell states are ``CLOSED``, ``OPEN``,
@@ -24,11 +26,10 @@ UNKNOWN = 0
 SAFE = 1
 MINE = 2
 
-# per-component enumeration outcome
+# per-component outcome of the count
 COMP_OK = 0
 COMP_OVER_CELLS = 1
 COMP_OVER_NODES = 2
-COMP_NO_SOLUTION = 3
 
 MAX_NB = 26
 

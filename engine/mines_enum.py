@@ -22,7 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .mines import (CLOSED, COMP_NO_SOLUTION, COMP_OK, COMP_OVER_CELLS, COMP_OVER_NODES,
+from .mines import (CLOSED, COMP_OK, COMP_OVER_CELLS, COMP_OVER_NODES,
                     FLAGGED, MINE, SAFE, UNKNOWN, build_constraints, reduce_constraints,
                     split_components)
 
@@ -36,7 +36,6 @@ NEED_KEYS = -13
 NEED_HASH = -14
 NEED_WEIGHTS = -15
 NEED_GLOBAL = -16
-NEED_CODES = (NEED_STATES, NEED_EDGES, NEED_KEYS, NEED_HASH, NEED_WEIGHTS, NEED_GLOBAL)
 
 # exact mode counts components of up to this many cells (weights stay below 2**1000)
 MAX_EXACT_CELLS = 900
