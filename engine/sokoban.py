@@ -1,5 +1,6 @@
-"""Sokoban kernels: dead squares, push distances, freeze deadlocks, push-optimal A*,
-solution reconstruction and the reverse-play (pull) generator.
+"""Sokoban solver kernels: dead squares, push distances, freeze deadlocks, PI-corrals,
+the best-first search over pushes (A*, weighted A*, greedy) and solution reconstruction.
+The reverse-play generator is in :mod:`levelforge.engine.sokoban_generator`.
 
 Boards are flat arrays of ``height * width`` cells (cell ``i = y * width + x``). Every
 kernel assumes an *enclosed* board: each non-wall cell has all four neighbours inside
@@ -15,7 +16,7 @@ clears anything).
 import numpy as np
 from numba import njit
 
-from .grid import flood_fill, rng_below, rng_choose
+from .grid import flood_fill
 
 UNREACHABLE = 1 << 24  # push distance of a cell from which a goal cannot be reached
 _BIG = np.int64(1) << 50
@@ -39,77 +40,24 @@ C_STATUS = 7     # RUNNING / SOLVED / UNSOLVABLE / LIMIT
 C_BOXES = 8      # box count of the running search
 C_CAP = 9        # node cap of the running search
 C_START = 10     # the player's actual start cell (for reconstruction)
+C_WEIGHT = 11    # priority of the running search: 1 A*, w > 1 weighted A*, 0 greedy
+C_STAGE = 12     # set by the caller: 0, or m > 0 for a packing stage (see _any_h)
 N_COUNTERS = 16
 
 RUNNING = 0
 SOLVED = 1
 UNSOLVABLE = 2
 LIMIT = 3
+GROW = 4  # search_run only: the node pool, heap or table needs more room (status unchanged)
+PACK_PENALTY = 2  # pushes added to h per goal not yet packed (searches for any solution)
 
 _LOWER = np.array([ord("u"), ord("l"), ord("r"), ord("d")], dtype=np.uint8)
 _UPPER = np.array([ord("U"), ord("L"), ord("R"), ord("D")], dtype=np.uint8)
 
 
-@njit(cache=True, inline="always")
-def _delta(d, width):
-    if d == 0:
-        return -width
-    if d == 1:
-        return -1
-    if d == 2:
-        return 1
-    return width
-
-
 # --------------------------------------------------------------------------- board analysis
 
-@njit(cache=True)
-def side_components(walls, width, comp, lab, queue, compof):
-    """Which sides of a box the player can walk between: with only the box on ``b``
-    blocking, ``comp[4 * b + k]`` is the smallest side index ``k'`` whose neighbour cell
-    is connected to side ``k``'s neighbour, -1 where that neighbour is a wall; and
-    ``compof[b * n + c]`` is that side index for the component holding cell ``c`` (-1
-    when ``c`` touches no side of ``b``). ``lab`` (int64, one per cell) and ``queue``
-    (one per cell) are work arrays; ``compof`` (int8) has ``n * n`` slots."""
-    n = walls.shape[0]
-    for c in range(n):
-        lab[c] = 0
-    for b in range(n):
-        for k in range(4):
-            comp[4 * b + k] = -1
-        row = b * n
-        for c in range(n):
-            compof[row + c] = -1
-        if walls[b]:
-            continue
-        for k in range(4):
-            start = b + _delta(k, width)
-            if walls[start]:
-                continue
-            mark = lab[start]
-            if mark > 4 * b:  # filled from an earlier side of this same box
-                comp[4 * b + k] = comp[4 * b + (mark - 4 * b - 1)]
-                continue
-            comp[4 * b + k] = k
-            epoch = 4 * b + k + 1
-            lab[start] = epoch
-            queue[0] = start
-            head = 0
-            tail = 1
-            while head < tail:
-                c = queue[head]
-                head += 1
-                compof[row + c] = k
-                for d in range(4):
-                    nb = c + _delta(d, width)
-                    if nb == b or walls[nb] or lab[nb] == epoch:
-                        continue
-                    lab[nb] = epoch
-                    queue[tail] = nb
-                    tail += 1
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def push_distances(walls, goal_cells, width, dist, dead, sides, lab, compof):
     """Push distance of every cell to every goal, and the dead squares.
 
@@ -120,14 +68,56 @@ def push_distances(walls, goal_cells, width, dist, dead, sides, lab, compof):
     states. Sides the player can walk between share one distance.
     ``dead[c]`` is 1 for non-wall cells from which no goal is reachable by pushing (this
     covers dead corners), 0 elsewhere. ``sides`` is an int32 work array of ``12 * n``
-    slots, ``lab`` an int64 work array of ``n``; ``compof`` receives the side component
-    of every cell for every box cell (see :func:`side_components`).
+    slots, ``lab`` an int64 work array of ``n``; ``compof`` (int8, ``n * n`` slots)
+    receives the side components.
+
+    Side components first: which sides of a box the player can walk between. With only
+    the box on ``b`` blocking, ``comp[4 * b + k]`` is the smallest side index ``k'``
+    whose neighbour cell is connected to side ``k``'s neighbour, -1 where that neighbour
+    is a wall; ``compof[b * n + c]`` is that side index for the component holding cell
+    ``c`` (-1 when ``c`` touches no side of ``b``).
     """
+    steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     n = walls.shape[0]
     comp = sides[:4 * n]
     sdist = sides[4 * n:8 * n]
     squeue = sides[8 * n:12 * n]
-    side_components(walls, width, comp, lab, squeue, compof)
+    for c in range(n):
+        lab[c] = 0
+    for b in range(n):
+        for k in range(4):
+            comp[4 * b + k] = -1
+        rb = b * n
+        for c in range(n):
+            compof[rb + c] = -1
+        if walls[b]:
+            continue
+        for k in range(4):
+            start = b + steps[k]
+            if walls[start]:
+                continue
+            mark = lab[start]
+            if mark > 4 * b:  # filled from an earlier side of this same box
+                comp[4 * b + k] = comp[4 * b + (mark - 4 * b - 1)]
+                continue
+            comp[4 * b + k] = k
+            epoch = 4 * b + k + 1
+            lab[start] = epoch
+            squeue[0] = start
+            head = 0
+            tail = 1
+            while head < tail:
+                c = squeue[head]
+                head += 1
+                compof[rb + c] = k
+                for d in range(4):
+                    nb = c + steps[d]
+                    if nb == b or walls[nb] or lab[nb] == epoch:
+                        continue
+                    lab[nb] = epoch
+                    squeue[tail] = nb
+                    tail += 1
+    # then push distances: a BFS of pulls from each goal
     for c in range(n):
         dead[c] = 0 if walls[c] else 1
     for gi in range(goal_cells.shape[0]):
@@ -146,7 +136,7 @@ def push_distances(walls, goal_cells, width, dist, dead, sides, lab, compof):
             head += 1
             b = st >> 2
             k = st & 3
-            step = _delta(k, width)
+            step = steps[k]
             b2 = b + step       # the box came from the player's cell ...
             if walls[b2 + step]:  # ... pushed by a player standing one further
                 continue
@@ -170,19 +160,7 @@ def push_distances(walls, goal_cells, width, dist, dead, sides, lab, compof):
 
 # --------------------------------------------------------------------------- heuristic
 
-@njit(cache=True, inline="always")
-def _box_cost(dist, goal, col):
-    if col >= 0:
-        return np.int64(dist[goal, col])
-    b4 = 4 * (-col - 1)
-    best = dist[goal, b4]
-    for k in range(1, 4):
-        if dist[goal, b4 + k] < best:
-            best = dist[goal, b4 + k]
-    return np.int64(best)
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def box_columns(boxes, nbox, player, compof, n, cols):
     """The distance column of each box for :func:`matching_cost`: ``4 * b + s`` where
     ``s`` is the side of box ``b`` the player reaches with ``b`` as the only obstacle
@@ -196,7 +174,7 @@ def box_columns(boxes, nbox, player, compof, n, cols):
         cols[i] = 4 * b + k if k >= 0 else -(b + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def matching_cost(cols, nbox, dist, hu, hv, hp, hway, hminv, hused):
     """Minimum-cost perfect matching of boxes to goals (Hungarian method): box ``i``
     costs ``dist[goal, cols[i]]`` (see :func:`box_columns`; a negative column takes the
@@ -224,7 +202,15 @@ def matching_cost(cols, nbox, dist, hu, hv, hp, hway, hminv, hused):
             col = cols[i0 - 1]
             for j in range(1, n + 1):
                 if hused[j] == 0:
-                    cur = _box_cost(dist, j - 1, col) - hu[i0] - hv[j]
+                    if col >= 0:
+                        cost = np.int64(dist[j - 1, col])
+                    else:  # the best side of the box
+                        b4 = 4 * (-col - 1)
+                        cost = np.int64(dist[j - 1, b4])
+                        for k in range(1, 4):
+                            if dist[j - 1, b4 + k] < cost:
+                                cost = np.int64(dist[j - 1, b4 + k])
+                    cur = cost - hu[i0] - hv[j]
                     if cur < hminv[j]:
                         hminv[j] = cur
                         hway[j] = j0
@@ -254,7 +240,7 @@ def matching_cost(cols, nbox, dist, hu, hv, hp, hway, hminv, hused):
 
 # --------------------------------------------------------------------------- freeze deadlock
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def frozen_state(c0, walls, occ, dead, goals, tmp, width, fstack):
     """Freeze test of the box on ``c0``: 0 movable, 1 frozen (every frozen box involved on
     a goal), 2 frozen with a box off its goal (a deadlock).
@@ -322,14 +308,17 @@ def frozen_state(c0, walls, occ, dead, goals, tmp, width, fstack):
 
 # --------------------------------------------------------------------------- heap
 
-@njit(cache=True, inline="always")
-def _key(f, g, node):
+@njit(cache=True, _nrt=False)
+def _key(g, h, weight, node):
+    """The heap key of a node: its priority (``g + h`` for A*, ``g + weight * h``
+    weighted, ``h`` greedy for weight 0), then larger ``g`` first, then the node."""
+    f = h if weight == 0 else g + weight * h
     if f > 0xFFFF:  # far beyond any representable solution (MAX_G): keep it last
         f = 0xFFFF
     return (np.int64(f) << 47) | (np.int64(MAX_G - g) << 32) | np.int64(node)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _heap_push(heap, ctr, key):
     i = ctr[C_HEAP]
     ctr[C_HEAP] = i + 1
@@ -342,7 +331,7 @@ def _heap_push(heap, ctr, key):
     heap[i] = key
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _heap_pop(heap, ctr):
     top = heap[0]
     n = ctr[C_HEAP] - 1
@@ -367,7 +356,7 @@ def _heap_pop(heap, ctr):
 
 # --------------------------------------------------------------------------- search
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _region_min(blk, width, start, stamp, ctr, slot, queue):
     ctr[slot] += 1
     m = flood_fill(blk, width, start, stamp, ctr[slot], queue)
@@ -378,27 +367,7 @@ def _region_min(blk, width, start, stamp, ctr, slot, queue):
     return best
 
 
-@njit(cache=True, inline="always")
-def _ring(k, width):
-    # the eight cells around a cell, in cyclic order from up, clockwise
-    if k == 0:
-        return -width
-    if k == 1:
-        return -width + 1
-    if k == 2:
-        return 1
-    if k == 3:
-        return width + 1
-    if k == 4:
-        return width
-    if k == 5:
-        return width - 1
-    if k == 6:
-        return -1
-    return -width - 1
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _child_norm(blk, width, b, t, pnorm, stamp, epoch, stamp2, ctr, queue2):
     """The normalised player cell after the push ``b -> t`` without a flood fill of the
     whole region, or -1 when the cheap argument does not apply. ``blk`` is the child's
@@ -410,13 +379,16 @@ def _child_norm(blk, width, b, t, pnorm, stamp, epoch, stamp2, ctr, queue2):
     (every path through ``t`` can go round it). Then the child's region is ``R - {t}``
     plus the open cells outside ``R`` joined through ``b`` (a fill of those only, on
     ``stamp2``/``queue2``), and its smallest cell follows unless ``t == pnorm``."""
+    # the eight cells around a cell, in cyclic order from up, clockwise
+    ring = (-width, -width + 1, 1, width + 1, width, width - 1, -1, -width - 1)
+    steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     if stamp[t] == epoch:
         if t == pnorm:
             return -1
         # count runs of open ring cells that contain an orthogonal neighbour
         start = -1
         for k in range(8):
-            if blk[t + _ring(k, width)] != 0:
+            if blk[t + ring[k]] != 0:
                 start = k
                 break
         if start >= 0:
@@ -425,7 +397,7 @@ def _child_norm(blk, width, b, t, pnorm, stamp, epoch, stamp2, ctr, queue2):
             has4 = False
             for j in range(1, 9):
                 k = (start + j) & 7
-                if blk[t + _ring(k, width)] == 0:
+                if blk[t + ring[k]] == 0:
                     if not open_run:
                         open_run = True
                         has4 = False
@@ -450,7 +422,7 @@ def _child_norm(blk, width, b, t, pnorm, stamp, epoch, stamp2, ctr, queue2):
         if c < best:
             best = c
         for d in range(4):
-            nb = c + _delta(d, width)
+            nb = c + steps[d]
             if blk[nb] == 0 and stamp[nb] != epoch and stamp2[nb] != ep:
                 stamp2[nb] = ep
                 queue2[tail] = nb
@@ -458,7 +430,7 @@ def _child_norm(blk, width, b, t, pnorm, stamp, epoch, stamp2, ctr, queue2):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _entry(generation, key, node):
     """A transposition-table entry: the search generation (an empty slot holds an older
     one), 14 bits of the state's hash above the slot bits, and the node index."""
@@ -466,12 +438,13 @@ def _entry(generation, key, node):
     return (np.int64(generation) << _T_GEN_SHIFT) | (fp << _T_NODE_BITS) | np.int64(node)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch, width, stamp2,
               ctr, queue2):
     """The boxes worth pushing in the state whose boxes are ``nbox_pool[base:base+nbox]``
-    (marked in ``occ``) and whose player region is ``stamp == epoch``: a bit mask over
-    the box indices, -1 for all of them, 0 when the state is a deadlock.
+    (marked in ``occ``) and whose player region is ``stamp == epoch``: -1 for all of
+    them, 0 when the state is a deadlock, else an epoch ``e > 0``: push only the boxes
+    on cells with ``stamp2 == e`` (the chosen corral; no box count limit).
 
     A *corral* ``Z`` is a connected area of non-wall cells outside the player's region
     (its boxes included). It is chosen when it holds a box off its goal or an empty goal
@@ -485,8 +458,9 @@ def pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch, widt
     push at all the state is a deadlock. Among several such corrals the one with the
     fewest pushes is taken. ``stamp2`` and ``queue2`` are work arrays (their epochs
     come from ``ctr[C_FILL2]``)."""
+    steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     first = ctr[C_FILL2] + 1
-    best_mask = np.int64(-1)
+    best = np.int64(-1)
     best_count = 1 << 30
     for i in range(nbox):
         b0 = nbox_pool[base + i]
@@ -505,7 +479,7 @@ def pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch, widt
             if goals[c] != occ[c]:
                 need = True
             for d in range(4):
-                nb = c + _delta(d, width)
+                nb = c + steps[d]
                 if walls[nb] or stamp[nb] == epoch or stamp2[nb] == ep:
                     continue
                 stamp2[nb] = ep
@@ -515,14 +489,12 @@ def pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch, widt
             continue
         ok = True
         count = 0
-        mask = np.int64(0)
         for j in range(i, nbox):
             bj = nbox_pool[base + j]
             if stamp2[bj] != ep:
                 continue
-            mask |= np.int64(1) << j
             for d in range(4):
-                sd = _delta(d, width)
+                sd = steps[d]
                 pb = bj - sd
                 tb = bj + sd
                 if walls[pb] or stamp2[pb] == ep or walls[tb] or dead[tb] \
@@ -537,11 +509,11 @@ def pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch, widt
                 break
         if ok and count < best_count:
             best_count = count
-            best_mask = mask if count > 0 else np.int64(0)
-    return best_mask
+            best = ep if count > 0 else np.int64(0)
+    return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _canonical(wbox, nbox, m, zob, symtab, queue2):
     """Bring the state with sorted boxes ``wbox[:nbox]`` and player region ``queue2[:m]``
     to its canonical image under the board's symmetries (rows of ``symtab``: the cell
@@ -579,14 +551,110 @@ def _canonical(wbox, nbox, m, zob, symtab, queue2):
     return best_k, best_norm, best_bh
 
 
-@njit(cache=True)
-def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
+@njit(cache=True, _nrt=False)
+def unpacked(occ, plan):
+    """How many goals are not packed yet: ``plan`` lists the ``k`` goal cells in fill
+    order (``plan[:k]``), each one's layer (``plan[k:2k]``, non-decreasing; goals of a
+    layer may be filled in any order) and its row of ``dist`` (``plan[2k:]``); a goal
+    counts as packed when it holds a box and every goal of the earlier layers does too.
+    An empty plan packs nothing (0)."""
+    k = plan.shape[0] // 3
+    packed = 0
+    layer = 0
+    complete = True
+    for i in range(k):
+        if plan[k + i] != layer:
+            if not complete:
+                break
+            layer = plan[k + i]
+        if occ[plan[i]]:
+            packed += 1
+        else:
+            complete = False
+    return k - packed
+
+
+@njit(cache=True, _nrt=False)
+def _any_h(h, occ, plan, ctr, dist, cols, wbox, nbox):
+    """The guide of the searches for any solution, from the matching cost ``h`` of a
+    state whose boxes ``wbox`` are marked in ``occ`` (``cols`` from box_columns).
+    Outside a stage: ``h + PACK_PENALTY * unpacked``. In packing stage ``m``
+    (``ctr[C_STAGE]``): 0 once ``m`` goals are packed (the stage's goal state) and a
+    free box can still reach the next layer (``UNREACHABLE``, a dead end, if none can),
+    else ``1 + 4 d + h`` where ``d`` is the least push distance from a box not on the
+    first ``m - 1`` plan goals to an empty goal of goal ``m``'s layer."""
+    late = unpacked(occ, plan)
+    stage = ctr[C_STAGE]
+    if stage == 0:
+        return h + PACK_PENALTY * late
+    k = plan.shape[0] // 3
+    if late <= k - stage:  # the stage's goal, unless no box can go on to the next layer
+        if stage == k or _layer_distance(stage + 1, occ, plan, dist, cols, wbox,
+                                         nbox) < UNREACHABLE:
+            return np.int64(0)
+        return np.int64(UNREACHABLE)
+    return 1 + 4 * _layer_distance(stage, occ, plan, dist, cols, wbox, nbox) + h
+
+
+@njit(cache=True, _nrt=False)
+def _layer_distance(stage, occ, plan, dist, cols, wbox, nbox):
+    """The least push distance from a box not on the first ``stage - 1`` plan goals to
+    an empty goal of the layer of plan goal ``stage`` (``UNREACHABLE`` if none)."""
+    k = plan.shape[0] // 3
+    layer = plan[k + stage - 1]
+    best = np.int64(UNREACHABLE)
+    for g in range(stage - 1, k):
+        if plan[k + g] != layer:
+            break
+        if occ[plan[g]] == 0:
+            d = _nearest(plan[2 * k + g], occ, plan, stage, dist, cols, wbox, nbox)
+            if d < best:
+                best = d
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _nearest(row, occ, plan, stage, dist, cols, wbox, nbox):
+    """The least push distance to the goal of ``dist`` row ``row`` from a box not on
+    the first ``stage - 1`` goals of ``plan`` (see :func:`_any_h`)."""
+    best = np.int64(UNREACHABLE)
+    for i in range(nbox):
+        b = wbox[i]
+        placed = False
+        for q in range(stage - 1):
+            if plan[q] == b:
+                placed = True
+                break
+        if placed:
+            continue
+        col = cols[i]
+        if col >= 0:
+            d = np.int64(dist[row, col])
+        else:
+            b4 = 4 * (-col - 1)
+            d = np.int64(dist[row, b4])
+            for k in range(1, 4):
+                if dist[row, b4 + k] < d:
+                    d = np.int64(dist[row, b4 + k])
+        if d < best:
+            best = d
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob, width,
                  nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                  occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-                 hu, hv, hp, hway, hminv, hused, fstack, hside, compof, symtab):
+                 hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab):
     """Reset the search workspace and insert the start state (box cells ``boxes[:nbox]``,
-    player cell ``player``) with a node cap ``cap``. Returns the status: RUNNING,
-    SOLVED (already solved) or UNSOLVABLE (a dead square, frozen box or no matching)."""
+    player cell ``player``) with a node cap ``cap``. ``weight`` orders the open list:
+    1 is A* on ``g + h`` (push-optimal), ``w > 1`` weighted A* on ``g + w * h``, 0
+    greedy best-first on ``h`` (the last two find solutions, not proved optimal, and
+    never reopen a state). With a goal order ``plan`` (not None; only for ``w != 1``)
+    the search is guided by :func:`_any_h` instead of ``h``; with None that code is not
+    compiled. ``symtab`` is None or the board's symmetry table (see
+    :func:`search_run`). Returns the status: RUNNING, SOLVED (already solved) or
+    UNSOLVABLE (a dead square, frozen box or no matching)."""
     ctr[C_NODES] = 0
     ctr[C_HEAP] = 0
     if ctr[C_TEPOCH] >= MAX_GENERATION:
@@ -598,6 +666,7 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     ctr[C_EXPANDED] = 0
     ctr[C_BOXES] = nbox
     ctr[C_CAP] = cap
+    ctr[C_WEIGHT] = weight
     ctr[C_START] = player
     ctr[C_STATUS] = RUNNING
     for c in range(walls.shape[0]):
@@ -618,22 +687,22 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
         c = wbox[i]
         if dead[c]:
             bad = True
-        elif frozen_state(c, walls, occ, dead, goals, tmp, width, fstack) == 2:
+        elif frozen_state(np.int64(c), walls, occ, dead, goals, tmp, width, fstack) == 2:
             bad = True
-    norm = _region_min(blk, width, player, stamp2, ctr, C_FILL2, queue2)
+    norm = _region_min(blk, width, np.int64(player), stamp2, ctr, C_FILL2, queue2)
     for i in range(nbox):
         occ[wbox[i]] = 0
         blk[wbox[i]] = 0
     k0 = 0
-    if symtab.shape[0] > 1:
+    if symtab is not None:
         ctr[C_FILL2] += 1
         for i in range(nbox):
             blk[wbox[i]] = 1
-        m = flood_fill(blk, width, player, stamp2, ctr[C_FILL2], queue2)
+        m = flood_fill(blk, width, np.int64(player), stamp2, ctr[C_FILL2], queue2)
         for i in range(nbox):
             blk[wbox[i]] = 0
         k0, norm, _ = _canonical(wbox, nbox, m, zob, symtab, queue2)
-    box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
+    box_columns(wbox, nbox, np.int64(norm), compof, walls.shape[0], hside)
     h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
     if bad or h >= UNREACHABLE:
         ctr[C_STATUS] = UNSOLVABLE
@@ -654,37 +723,54 @@ def search_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     mask = table.shape[0] - 1
     key = bh ^ zob[1, norm]
     slot = np.int64(key & np.uint64(mask))
-    table[slot] = _entry(ctr[C_TEPOCH], key, 0)
+    table[slot] = _entry(ctr[C_TEPOCH], key, np.int64(0))
     if h == 0:
         ctr[C_GOAL] = 0
         ctr[C_STATUS] = SOLVED
         return SOLVED
-    _heap_push(heap, ctr, _key(h, 0, 0))
+    if plan is not None:
+        for i in range(nbox):
+            occ[wbox[i]] = 1
+        h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)
+        for i in range(nbox):
+            occ[wbox[i]] = 0
+        if h == 0:
+            ctr[C_GOAL] = 0
+            ctr[C_STATUS] = SOLVED
+            return SOLVED
+    _heap_push(heap, ctr, _key(np.int64(0), h, weight, np.int64(0)))
     return RUNNING
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_run(budget, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-               hu, hv, hp, hway, hminv, hused, fstack, hside, compof, symtab):
-    """Continue the A* search for at most ``budget`` expansions. With more than one row
-    in ``symtab`` (the board's symmetries, see
-    :func:`levelforge.sokoban.solver.board_symmetries`) every state is stored as its
-    canonical image (:func:`_canonical`): images have the same pushes to go, so the
-    optimum is kept, and each node's move records the symmetry taken. Returns the status:
-    RUNNING (budget used up; call again), SOLVED (``ctr[C_GOAL]`` is the solved node),
-    UNSOLVABLE (the open list is exhausted: proved) or LIMIT (node pool or heap full)."""
+               hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab):
+    """Continue the search for at most ``budget`` expansions. When ``symtab`` is not None
+    (the board's symmetries, see :func:`levelforge.sokoban.solver.board_symmetries`)
+    every state is stored as its canonical image (:func:`_canonical`): images have the
+    same pushes to go, so the optimum is kept, and each node's move records the symmetry
+    taken; with None that code is not even compiled. Returns the status: RUNNING (budget
+    used up; call again), SOLVED (``ctr[C_GOAL]`` is the solved node), UNSOLVABLE (the
+    open list is exhausted: proved), LIMIT (the node cap) or GROW (before an expansion
+    could overflow the node arrays, the heap or half the table: grow them, see
+    :func:`table_rebuild`, and call again; nothing was lost)."""
+    steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     if ctr[C_STATUS] != RUNNING:
         return ctr[C_STATUS]
     nbox = ctr[C_BOXES]
     cap = ctr[C_CAP]
-    nsym = symtab.shape[0]
+    weight = ctr[C_WEIGHT]
     mask = table.shape[0] - 1
     tepoch = ctr[C_TEPOCH]
-    heap_cap = heap.shape[0]
+    room = 4 * nbox + 1  # the most states one expansion can add
     done = 0
     while done < budget:
+        nodes = ctr[C_NODES]
+        if nodes + room > nplayer.shape[0] or 2 * (nodes + room) > table.shape[0] \
+                or ctr[C_HEAP] + room > heap.shape[0]:
+            return GROW
         if ctr[C_HEAP] == 0:
             ctr[C_STATUS] = UNSOLVABLE
             return UNSOLVABLE
@@ -705,17 +791,17 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
             blk[c] = 1
         ctr[C_FILL] += 1
         epoch = ctr[C_FILL]
-        flood_fill(blk, width, nplayer[u], stamp, epoch, queue)
+        flood_fill(blk, width, np.int64(nplayer[u]), stamp, epoch, queue)
         zmask = pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch,
                           width, stamp2, ctr, queue2)
         g1 = gu + 1
         status = RUNNING
         for i in range(nbox):
-            if zmask >= 0 and (zmask >> i) & 1 == 0:
-                continue
-            b = nbox_pool[base + i]
+            b = np.int64(nbox_pool[base + i])
+            if zmask == 0 or (zmask > 0 and stamp2[b] != zmask):
+                continue  # a deadlock, or a box outside the chosen corral
             for d in range(4):
-                s = _delta(d, width)
+                s = steps[d]
                 t = b + s
                 if blk[t] or dead[t] or stamp[b - s] != epoch:
                     continue
@@ -738,12 +824,12 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                         k -= 1
                     wbox[k] = t
                     ksym = 0
-                    if nsym > 1:
+                    if symtab is not None:
                         ctr[C_FILL2] += 1
                         m = flood_fill(blk, width, b, stamp2, ctr[C_FILL2], queue2)
                         ksym, norm, bh = _canonical(wbox, nbox, m, zob, symtab, queue2)
                     else:
-                        norm = _child_norm(blk, width, b, t, nplayer[u], stamp, epoch,
+                        norm = _child_norm(blk, width, b, t, np.int64(nplayer[u]), stamp, epoch,
                                            stamp2, ctr, queue2)
                         if norm < 0:
                             norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
@@ -752,7 +838,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                     # look the child up first: a known state needs no heuristic
                     key = bh ^ zob[1, norm]
                     slot = np.int64(key & np.uint64(mask))
-                    want = _entry(tepoch, key, 0)
+                    want = _entry(tepoch, key, np.int64(0))
                     found = -1
                     while True:
                         e = table[slot]
@@ -771,23 +857,24 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                                 break
                         slot = (slot + 1) & mask
                     if found >= 0:
-                        if g1 < ng[found]:
-                            if ctr[C_HEAP] >= heap_cap:
-                                status = LIMIT
-                            else:
-                                box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
-                                h = matching_cost(hside, nbox, dist, hu, hv, hp, hway,
-                                                  hminv, hused)
-                                ng[found] = g1
-                                nparent[found] = u
-                                nmove[found] = move
-                                _heap_push(heap, ctr, _key(g1 + h, g1, found))
+                        # a shorter way to a known state: A* reopens it; the searches
+                        # for any solution keep the first way (no re-expansions)
+                        if g1 < ng[found] and weight == 1:
+                            box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
+                            h = matching_cost(hside, nbox, dist, hu, hv, hp, hway,
+                                              hminv, hused)
+                            ng[found] = g1
+                            nparent[found] = u
+                            nmove[found] = move
+                            _heap_push(heap, ctr, _key(g1, h, weight, found))
                     else:
                         box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
                         h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+                        if plan is not None and h < UNREACHABLE:
+                            h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)
                         if h >= UNREACHABLE:
                             pass  # no matching: a deadlock, never stored
-                        elif ctr[C_NODES] >= cap or ctr[C_HEAP] >= heap_cap:
+                        elif ctr[C_NODES] >= cap:
                             status = LIMIT
                         else:
                             j = ctr[C_NODES]
@@ -805,7 +892,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                                 ctr[C_GOAL] = j
                                 status = SOLVED
                             else:
-                                _heap_push(heap, ctr, _key(g1 + h, g1, j))
+                                _heap_push(heap, ctr, _key(g1, h, weight, j))
                 occ[t] = 0
                 blk[t] = 0
                 occ[b] = 1
@@ -824,66 +911,15 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     return RUNNING
 
 
-@njit(cache=True)
-def _walk(walls, occ, width, src, dst, stamp, ctr, queue, prev, out, pos):
-    """Append the letters of a shortest walk ``src`` -> ``dst`` (avoiding walls and boxes)
-    to ``out`` at ``pos``; returns the new position, or -1 if ``dst`` is unreachable."""
-    if src == dst:
-        return pos
-    ctr[C_FILL2] += 1
-    epoch = ctr[C_FILL2]
-    stamp[src] = epoch
-    queue[0] = src
-    head = 0
-    tail = 1
-    reached = False
-    while head < tail and not reached:
-        c = queue[head]
-        head += 1
-        for d in range(4):
-            nb = c + _delta(d, width)
-            if walls[nb] or occ[nb] or stamp[nb] == epoch:
-                continue
-            stamp[nb] = epoch
-            prev[nb] = c * 4 + d
-            queue[tail] = nb
-            tail += 1
-            if nb == dst:
-                reached = True
-                break
-    if not reached:
-        return -1
-    length = 0
-    c = dst
-    while c != src:
-        length += 1
-        c = prev[c] >> 2
-    c = dst
-    k = pos + length - 1
-    while c != src:
-        out[k] = _LOWER[prev[c] & 3]
-        k -= 1
-        c = prev[c] >> 2
-    return pos + length
-
-
-@njit(cache=True)
-def reconstruct(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue2, prev,
-                chain, out):
+@njit(cache=True, _nrt=False)
+def reconstruct(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue2,
+                prev, chain, out, symtab):
     """Write the LURD solution of the solved search into ``out`` (uint8 letters) and
     return its length; -1 if ``out`` is too small. Walks between pushes are shortest
-    walks, so the moves are push-optimal but may be move-suboptimal. For a search run
-    without symmetries (see :func:`reconstruct_sym`)."""
-    return reconstruct_sym(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2,
-                           queue2, prev, chain, out, chain.reshape((1, chain.shape[0])), 1)
-
-
-@njit(cache=True)
-def reconstruct_sym(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue2,
-                    prev, chain, out, symtab, nsym):
-    """:func:`reconstruct` for a search over canonical images under ``nsym`` symmetries
-    (``symtab`` as in :func:`search_run`): each node is stored as an image of the real
+    walks, so the moves are push-optimal but may be move-suboptimal. When ``symtab``
+    is not None (as in :func:`search_run`) each node is stored as an image of the real
     state, so the moves are mapped back through the composed symmetries."""
+    steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     nbox = ctr[C_BOXES]
     goal = ctr[C_GOAL]
     n = walls.shape[0]
@@ -894,11 +930,12 @@ def reconstruct_sym(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, q
         npush += 1
         j = nparent[j]
     f = 0  # the symmetry taking real cells to the stored frame of the current node
-    if nsym > 1:
+    nsym = 1 if symtab is None else symtab.shape[0]
+    if symtab is not None:
         f = nmove[0]
     for i in range(nbox):
         c = nbox_pool[i]
-        if nsym > 1:
+        if symtab is not None:
             c = symtab[symtab[f, n + 4 + nsym], c]
         occ[c] = 1
     player = ctr[C_START]
@@ -908,19 +945,48 @@ def reconstruct_sym(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, q
         mv = chain[k]
         b = (mv & 0xFFFFFF) >> 2
         d = mv & 3
-        if nsym > 1:
+        if symtab is not None:
             fi = symtab[f, n + 4 + nsym]
             b = symtab[fi, b]
             d = symtab[fi, n + d]
             f = symtab[mv >> 24, n + 4 + f]
-        s = _delta(d, width)
+        s = steps[d]
         if pos + walls.shape[0] + 1 > out.shape[0]:
             ok = False
             break
-        pos = _walk(walls, occ, width, player, b - s, stamp2, ctr, queue2, prev, out, pos)
-        if pos < 0:
-            ok = False
-            break
+        # a shortest walk player -> b - s around walls and boxes (BFS on stamp2/queue2)
+        dst = b - s
+        if player != dst:
+            ctr[C_FILL2] += 1
+            epoch = ctr[C_FILL2]
+            stamp2[player] = epoch
+            queue2[0] = player
+            head = 0
+            tail = 1
+            while head < tail and stamp2[dst] != epoch:
+                c = queue2[head]
+                head += 1
+                for e in range(4):
+                    nb = c + steps[e]
+                    if walls[nb] or occ[nb] or stamp2[nb] == epoch:
+                        continue
+                    stamp2[nb] = epoch
+                    prev[nb] = c * 4 + e
+                    queue2[tail] = nb
+                    tail += 1
+            if stamp2[dst] != epoch:
+                ok = False
+                break
+            length = 0
+            c = dst
+            while c != player:
+                length += 1
+                c = prev[c] >> 2
+            c = dst
+            for q in range(pos + length - 1, pos - 1, -1):
+                out[q] = _LOWER[prev[c] & 3]
+                c = prev[c] >> 2
+            pos += length
         out[pos] = _UPPER[d]
         pos += 1
         occ[b] = 0
@@ -933,238 +999,16 @@ def reconstruct_sym(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, q
     return pos
 
 
-# --------------------------------------------------------------------------- generator
-
-@njit(cache=True)
-def _build_room(width, height, nbox, inner_walls, rng, walls, goals, occ, stamp, ctr,
-                queue, cells):
-    """A room with a wall border, ``inner_walls`` random inner walls keeping the floor
-    connected, ``nbox`` goals with a box on each (``occ``) and a player cell (returned;
-    -1 if the room is too small)."""
-    n = width * height
-    for c in range(n):
-        x = c % width
-        y = c // width
-        walls[c] = 1 if (x == 0 or y == 0 or x == width - 1 or y == height - 1) else 0
-        goals[c] = 0
-        occ[c] = 0
-    nfloor = 0
-    for c in range(n):
-        if walls[c] == 0:
-            cells[nfloor] = c
-            nfloor += 1
-    placed = 0
-    tries = 0
-    while placed < inner_walls and tries < 8 * (inner_walls + 1) and nfloor > nbox + 2:
-        tries += 1
-        k = rng_below(rng, nfloor)
-        c = cells[k]
-        walls[c] = 1
-        start = cells[0] if k != 0 else cells[1]
-        ctr[C_FILL2] += 1
-        reach = flood_fill(walls, width, start, stamp, ctr[C_FILL2], queue)
-        if reach != nfloor - 1:
-            walls[c] = 0
-            continue
-        cells[k] = cells[nfloor - 1]
-        nfloor -= 1
-        placed += 1
-    if nfloor < nbox + 1:
-        return -1
-    # goals and boxes on distinct floor cells, then the player on another one
-    rng_choose(rng, cells, nfloor, nbox + 1)
-    for i in range(nbox):
-        goals[cells[i]] = 1
-        occ[cells[i]] = 1
-    return cells[nbox]
-
-
-@njit(cache=True)
-def _random_pull(walls, occ, width, player, rng, stamp, ctr, queue, cand):
-    """Walk to a random reachable cell next to a box and pull it one cell (the player
-    steps back, the box follows into the cell the player left). Uniform over all legal
-    pulls from the player's region. Returns the new player cell, -1 if no pull exists."""
-    # blocked = walls | boxes; occ holds the boxes, walls the walls: fill over both
-    ctr[C_FILL2] += 1
-    epoch = ctr[C_FILL2]
-    stamp[player] = epoch
-    queue[0] = player
-    head = 0
-    tail = 1
-    while head < tail:
-        c = queue[head]
-        head += 1
-        for d in range(4):
-            nb = c + _delta(d, width)
-            if walls[nb] or occ[nb] or stamp[nb] == epoch:
-                continue
-            stamp[nb] = epoch
-            queue[tail] = nb
-            tail += 1
-    m = 0
-    for i in range(tail):
-        q = queue[i]
-        for d in range(4):
-            s = _delta(d, width)
-            # box on q - s, player on q steps to q + s, box follows to q
-            if occ[q - s] and not walls[q + s] and not occ[q + s]:
-                cand[m] = q * 4 + d
-                m += 1
-    if m == 0:
-        return -1
-    pick = cand[rng_below(rng, m)]
-    q = pick >> 2
-    s = _delta(pick & 3, width)
-    occ[q - s] = 0
-    occ[q] = 1
-    return q + s
-
-
-@njit(cache=True)
-def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds, max_pulls,
-                   every, node_cap, rng, zob,
-                   walls, goals, dead, dist, goal_cells, cells, cand, sides, lab,
-                   nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
-                   occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-                   hu, hv, hp, hway, hminv, hused, fstack, hside, compof, symtab, prev, chain,
-                   best_walls, best_goals, best_boxes, stats, out):
-    """Reverse-play generator (see :func:`levelforge.sokoban.generate`).
-
-    Fills ``best_walls``/``best_goals`` (uint8 per cell) and ``best_boxes`` (``nbox``
-    cells), and ``stats``: [0] player cell, [1] pushes, [2] solution length in ``out``,
-    [3] boards built, [4] pulls, [5] solver calls, [6] solver nodes, [7] inner walls
-    used, [8] capped solver calls, [9] boxes actually placed. Returns 1 (in target), 2
-    (closest candidate outside the target) or 0 (nothing solvable was found).
-
-    A board stops at the first measured optimum in ``[aim, hi]`` (``lo <= aim <= hi``;
-    ``aim == lo`` is the plain rule "stop as soon as it is in the target"). When a board
-    ends short of ``aim`` but its best candidate is in ``[lo, hi]``, that one is taken.
-    """
-    n = width * height
-    for i in range(10):
-        stats[i] = 0
-    best_gap = -1
-    best_player = -1
-    found_in_target = False
-    last_solved_is_best = False
-    iw = inner_walls
-    while iw >= 0 and not found_in_target and best_gap < 0:
-        for rebuild in range(rebuilds):
-            player = _build_room(width, height, nbox, iw, rng, walls, goals, occ, stamp2,
-                                 ctr, queue2, cells)
-            stats[3] += 1
-            if player < 0:
-                break
-            ng_ = 0
-            for c in range(n):
-                if goals[c]:
-                    goal_cells[ng_] = c
-                    ng_ += 1
-            push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab, compof)
-            pulls = 0
-            stop = False
-            while not stop:
-                newp = _random_pull(walls, occ, width, player, rng, stamp2, ctr, queue2,
-                                    cand)
-                if newp >= 0:
-                    player = newp
-                    pulls += 1
-                    stats[4] += 1
-                last = newp < 0 or pulls >= max_pulls
-                if not last and (pulls < skip or (pulls - skip) % every != 0):
-                    continue
-                stop = last
-                # measure: never a still-solved state
-                k = 0
-                solved_now = True
-                for c in range(n):
-                    if occ[c]:
-                        wbox[k] = c
-                        k += 1
-                        if not goals[c]:
-                            solved_now = False
-                if solved_now:
-                    continue
-                # the box list goes through chain (search_start sorts it into wbox)
-                for i in range(nbox):
-                    chain[i] = wbox[i]
-                for c in range(n):
-                    occ[c] = 0
-                st = search_start(chain, nbox, player, node_cap, walls, goals, dead, dist,
-                                  zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
-                                  heap, table, ctr, occ, blk, stamp, queue, stamp2,
-                                  queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
-                                  fstack, hside, compof, symtab)
-                stats[5] += 1
-                if st == RUNNING:
-                    st = search_run(1 << 40, walls, goals, dead, dist, zob, width,
-                                    nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
-                                    table, ctr, occ, blk, stamp, queue, stamp2,
-                                    queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
-                                    fstack, hside, compof, symtab)
-                stats[6] += ctr[C_NODES]
-                for i in range(nbox):
-                    occ[chain[i]] = 1
-                last_solved_is_best = False
-                if st != SOLVED:
-                    stats[8] += 1
-                    stop = True  # a cap is unknown, not unsolvable: leave this board
-                    continue
-                p = ng[ctr[C_GOAL]]
-                gap = 0
-                if p < aim:
-                    gap = aim - p
-                elif p > hi:
-                    gap = p - hi
-                if best_gap < 0 or gap < best_gap:
-                    best_gap = gap
-                    best_player = player
-                    for c in range(n):
-                        best_walls[c] = walls[c]
-                        best_goals[c] = goals[c]
-                    for i in range(nbox):
-                        best_boxes[i] = chain[i]
-                    stats[1] = p
-                    stats[7] = iw
-                    last_solved_is_best = True
-                if gap == 0:
-                    found_in_target = True
-                    stop = True
-                elif p > hi:
-                    stop = True
-            if found_in_target or (best_gap >= 0 and lo <= stats[1] <= hi):
-                found_in_target = True  # in the target range, if short of the aim
-                break
-        iw -= 1
-    if best_gap < 0:
-        return 0
-    stats[0] = best_player
-    stats[9] = nbox
-    if not last_solved_is_best:
-        # solve the remembered candidate again (its board may be an earlier one)
-        for c in range(n):
-            walls[c] = best_walls[c]
-            goals[c] = best_goals[c]
-            occ[c] = 0
-        k = 0
-        for c in range(n):
-            if goals[c]:
-                goal_cells[k] = c
-                k += 1
-        push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab, compof)
-        st = search_start(best_boxes, nbox, best_player, node_cap, walls, goals, dead, dist,
-                          zob, width, nbox_pool, nplayer, nparent, ng, nhash, nmove,
-                          heap, table, ctr, occ, blk, stamp, queue, stamp2,
-                          queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack,
-                          hside, compof, symtab)
-        if st == RUNNING:
-            search_run(1 << 40, walls, goals, dead, dist, zob, width,
-                       nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
-                       table, ctr, occ, blk, stamp, queue, stamp2,
-                       queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack,
-                       hside, compof, symtab)
-    for c in range(n):
-        occ[c] = 0
-    stats[2] = reconstruct(best_walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2,
-                           queue2, prev, chain, out)
-    return 1 if found_in_target else 2
+@njit(cache=True, _nrt=False)
+def table_rebuild(table, ctr, nhash, nplayer, zob):
+    """Insert every node of the running search into ``table`` (a fresh, larger, zeroed
+    power-of-two table; the old one is dropped): how the transposition table grows
+    with the search instead of being sized by the node cap up front."""
+    mask = table.shape[0] - 1
+    tepoch = ctr[C_TEPOCH]
+    for j in range(ctr[C_NODES]):
+        key = nhash[j] ^ zob[1, nplayer[j]]
+        slot = np.int64(key & np.uint64(mask))
+        while (table[slot] >> _T_GEN_SHIFT) == tepoch:
+            slot = (slot + 1) & mask
+        table[slot] = _entry(tepoch, key, np.int64(j))

@@ -9,7 +9,9 @@ from hypothesis import given, settings, strategies as st
 
 from levelforge import ConfigError, GenerationError
 from levelforge.engine import sokoban as K
-from levelforge.sokoban import Generator, Solver, campaign, generate
+from levelforge.engine import sokoban_generator as G
+from levelforge.seeding import item_seed
+from levelforge.sokoban import Generator, Solver, campaign, generate, load_xsb
 from levelforge.sokoban.generator import CAMPAIGN_STAGES, LEVELS_PER_STAGE
 
 import naive_sokoban as naive
@@ -85,7 +87,7 @@ def test_pull_then_push_back_is_the_identity(seed, w, h, nbox):
     legal = {naive.pull(wset, before, q, letter) for q in region for letter in "ulrd"} - {None}
     state = np.array([np.uint64(seed)], np.uint64)
     ctr = np.zeros(K.N_COUNTERS, np.int64)
-    newp = K._random_pull(walls, occ, w, player, state, np.zeros(n, np.int64), ctr,
+    newp = G._random_pull(walls, occ, w, player, state, np.zeros(n, np.int64), ctr,
                           np.zeros(n, np.int32), np.zeros(4 * n, np.int32))
     if newp < 0:
         assert not legal
@@ -254,3 +256,55 @@ def test_the_last_state_is_measured_too():
         r = gen.generate(seed)
         assert r.attempts.solver_calls == 1 and r.attempts.pulls <= 5
         assert 1 <= r.pushes <= 5 and not r.in_target
+
+
+# --------------------------------------------------------------------------- rules="design"
+
+def test_design_rules_preset_is_the_design_generator():
+    """rules="design": 10 rebuilds, solver cap 20,000, a measurement every 2 pulls
+    after the first lo, the first length in range taken; explicit arguments win."""
+    design = Generator(rules="design")
+    assert (design.rebuilds, design.node_cap, design.every, design.spread, design.skip) \
+        == (10, 20_000, 2, False, 4)
+    same = Generator(rebuilds=10, node_cap=20_000, every=2, spread=False)
+    for seed in range(30):
+        a, b = design.generate(seed), same.generate(seed)
+        assert (a.level, a.pushes, a.solution, a.in_target) == \
+            (b.level, b.pushes, b.solution, b.in_target)
+    assert design.to_dict()["rules"] == "design"
+    assert Generator(**design.to_dict()).to_dict() == design.to_dict()
+    assert "rules" not in Generator().to_dict()
+    assert Generator(rules="design", every=1, rebuilds=3).to_dict()["every"] == 1
+    with pytest.raises(ConfigError, match="rules"):
+        Generator(rules="paper")
+
+
+def test_design_rules_stop_at_the_first_length_in_range():
+    """Measured every 2 pulls from lo on, the optimum (at most one push more per pull)
+    enters the range at lo or lo + 1, and the design stops there."""
+    gen = Generator(width=7, height=7, boxes=2, pushes=(4, 8), rules="design")
+    for seed in range(100):
+        r = gen.generate(seed)
+        assert r.pushes in (4, 5) if r.in_target else not 4 <= r.pushes <= 8
+
+
+def test_design_rules_measure_every_second_pull_after_lo():
+    lo = 5
+    for rules, every in (("design", 2), (None, 1)):
+        gen = Generator(width=8, height=8, boxes=3, pushes=(lo, 12), rules=rules)
+        for seed in range(40):
+            a = gen.generate(seed).attempts
+            # per board: the scheduled measurements from pull lo on, and the last state
+            assert a.solver_calls <= (a.pulls - a.boards * lo) // every + 2 * a.boards
+
+
+def test_cli_generate_takes_the_design_rules(tmp_path):
+    from levelforge.sokoban.cli import main
+    out = tmp_path / "design.xsb"
+    assert main(["generate", "--count", "5", "--seed", "3", "--rules", "design",
+                 "--no-progress", "-o", str(out)]) == 0
+    levels = load_xsb(out)
+    assert len(levels) == 5
+    for lv, seed in zip(levels, range(5)):
+        r = Generator(rules="design").generate(item_seed(3, seed))
+        assert lv.walls == r.level.walls and lv.boxes == r.level.boxes

@@ -1,4 +1,4 @@
-"""Sokoban benchmarks: generation per configuration, solving Microban levels.
+"""Sokoban benchmarks: generation per configuration, solving Microban levels (both modes).
 
 Kernels are warmed up in ``setup``; seeds are fixed (``common.SEEDS_100``).
 """
@@ -56,3 +56,22 @@ class SolveMicroban:
 
     def track_nodes(self, level):
         return self.solver.solve(self.level).nodes
+
+
+class SolveAny:
+    """Any solution (``optimal=False``) on Microban's largest levels (the big-level and
+    XSokoban tables: report_sokoban_big.py)."""
+
+    params = [107, 145, 155]
+    param_names = ["level"]
+
+    def setup(self, level):
+        self.level = collections.load("microban")[level - 1]
+        self.solver = Solver(max_nodes=2_000_000).warm_up()
+        self.solver.solve(self.level, optimal=False, max_nodes=1000)  # its kernels too
+
+    def time_solve_any(self, level):
+        self.solver.solve(self.level, optimal=False)
+
+    def track_pushes(self, level):
+        return self.solver.solve(self.level, optimal=False).pushes

@@ -25,7 +25,7 @@ def make_generator(name, config):
     >>> make_generator("sokoban", {"wdith": 9})
     Traceback (most recent call last):
     ...
-    levelforge.errors.ConfigError: --config: unknown key 'wdith' for sokoban; valid keys: width, height, boxes, pushes, inner_walls, rebuilds, max_pulls, every, node_cap, skip, spread
+    levelforge.errors.ConfigError: --config: unknown key 'wdith' for sokoban; valid keys: width, height, boxes, pushes, inner_walls, rebuilds, max_pulls, every, node_cap, skip, spread, rules
     """
     module, cls = GENERATORS[name]
     factory = getattr(importlib.import_module(module), cls)

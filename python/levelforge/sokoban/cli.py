@@ -13,7 +13,7 @@ from ..batch import run
 from ..cli import ArgumentParser, command_line, positive_int as _positive
 from ..errors import ConfigError
 from ..seeding import check_seed
-from .generator import Generator
+from .generator import RULES, Generator
 from .level import load_xsb
 from .solver import DEFAULT_MAX_NODES, Solver
 
@@ -57,6 +57,10 @@ def _parser(prog):
     gen.add_argument("--stop-at-low", action="store_true",
                      help="stop as soon as the length enters the range (always LO pushes) "
                           "instead of aiming at a random length in it")
+    gen.add_argument("--rules", choices=sorted(RULES),
+                     help="a preset of generator rules: 'design' is the source design's "
+                          "generator (10 rebuilds, solver cap 20000, a measurement every "
+                          "2 pulls, stop at the first length in range)")
     gen.add_argument("-o", "--output", default="-",
                      help="output XSB file, resumed if it exists ('-': stdout)")
     gen.add_argument("--jobs", type=_positive, default=1,
@@ -67,14 +71,17 @@ def _parser(prog):
     gen.add_argument("--no-progress", action="store_true", help="no progress bar")
     sol = sub.add_parser("solve", help="solve the levels of an XSB file push-optimally",
                          description="Print status, pushes, moves, milliseconds and the LURD "
-                                     "solution of each level. Exit code 1 if any level is "
-                                     "not solved.")
+                                     "solution of each level (push-optimal unless --any). "
+                                     "Exit code 1 if any level is not solved.")
     sol.add_argument("file", help="XSB file (a collection)")
     sol.add_argument("--level", type=_positive, help="solve only level K (1-based)")
     sol.add_argument("--max-nodes", type=_positive, default=DEFAULT_MAX_NODES,
                      help=f"cap on stored search states ({DEFAULT_MAX_NODES})")
     sol.add_argument("--time-limit", type=float, default=None,
                      help="seconds per level (no limit)")
+    sol.add_argument("--any", action="store_true",
+                     help="any solution: found much faster on big levels, marked "
+                          "'not proved optimal'")
     _dataset_parser(sub)
     return parser
 
@@ -133,7 +140,7 @@ def _dataset(args):
 def _generate(args, command):
     gen = Generator(width=args.width, height=args.height, boxes=args.boxes,
                     pushes=args.pushes, inner_walls=args.inner_walls,
-                    spread=not args.stop_at_low)
+                    spread=False if args.stop_at_low else None, rules=args.rules)
     summary = run(gen, args.count, check_seed(args.seed), args.output, fmt="xsb",
                   timings=not args.no_timings, show_progress=not args.no_progress,
                   jobs=args.jobs)
@@ -152,9 +159,10 @@ def _solve(args):
     solver = Solver(max_nodes=args.max_nodes)
     unsolved = 0
     for k, level in chosen:
-        r = solver.solve(level, time_limit=args.time_limit)
+        r = solver.solve(level, time_limit=args.time_limit, optimal=not args.any)
         name = f"level {k}" + (f" ({level.title})" if level.title else "")
-        print(f"{name}: {r.status} pushes={r.pushes} moves={r.moves} nodes={r.nodes} "
+        kind = " (not proved optimal)" if r.solved and not r.optimal else ""
+        print(f"{name}: {r.status}{kind} pushes={r.pushes} moves={r.moves} nodes={r.nodes} "
               f"ms={r.elapsed_ms:.1f}")
         if r.solved:
             print(f"  {r.solution}")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..engine import sokoban as _k
+from ..engine import sokoban_generator as _g
 from ..errors import ConfigError, GenerationError
 from ..seeding import check_seed, kernel_seed
 from ..timing import ms_since, now_ns
@@ -105,11 +106,19 @@ def _push_range(pushes):
     return lo, hi
 
 
+_DEFAULTS = {"rebuilds": 40, "every": 1, "node_cap": 50_000, "spread": True}
+RULES = {"design": {"rebuilds": 10, "every": 2, "node_cap": 20_000, "spread": False}}
+"""Named presets of :class:`Generator` settings: ``"design"`` is the source design's
+generator (10 rebuilds, solver cap 20,000, a measurement every 2 pulls, stop at the first
+length in range)."""
+
+
 class Generator:
     """A configured generator with its own work arrays (picklable; arrays rebuilt lazily).
 
     ``width`` and ``height`` include the outer wall (a 7x7 board has a 5x5 floor); each
-    is 3 to ``MAX_SIDE`` (64). ``boxes`` is 1 to 32 and below the floor size.
+    is 3 to ``MAX_SIDE`` (64). ``boxes`` is 1 to ``MAX_BOXES`` (128) and below the floor
+    size.
     ``pushes=(lo, hi)`` is the target range of the push-optimal length. The generator
     builds the solved room (border walls, ``inner_walls`` random inner walls that keep
     the floor connected, a box on every goal, the player on a free cell), then walks and
@@ -126,14 +135,35 @@ class Generator:
     and pulls on until the optimum reaches it (a board that falls short but reached the
     range still counts as in target), so lengths spread over the whole range.
 
+    ``rules="design"`` takes the source design's generator as it is (:data:`RULES`):
+    10 rebuilds, solver cap 20,000, measuring every 2 pulls after the first ``lo``
+    (the design skips "the early pulls" without a number; below ``lo`` pulls the
+    optimum cannot be in range), stopping at the first length in range. Arguments
+    given explicitly override the preset. Why the defaults differ, as measured by
+    ``asv_bench/report_sokoban_design.py`` (README): ``spread`` (the design's rule gives
+    one length, ``lo``, on every level), ``every=1`` (every 2 pulls reaches fewer
+    distinct lengths), 40 rebuilds (10 missed the target on 1 of 100 10x10 levels). The
+    50,000 cap made no difference there; it only costs time where a search reaches it.
+
     >>> gen = Generator(width=7, height=7, boxes=2, pushes=(4, 8))
     >>> gen.generate(1).pushes == gen.generate(1).pushes
     True
+    >>> d = Generator(rules="design")
+    >>> d.rebuilds, d.node_cap, d.every, d.spread, d.skip
+    (10, 20000, 2, False, 4)
     """
 
     def __init__(self, width=7, height=7, boxes=2, pushes=(4, 8), inner_walls=0,
-                 rebuilds=40, max_pulls=None, every=1, node_cap=50_000, skip=None,
-                 spread=True):
+                 rebuilds=None, max_pulls=None, every=None, node_cap=None, skip=None,
+                 spread=None, rules=None):
+        if rules is not None and rules not in RULES:
+            raise ConfigError(f"rules must be None or one of {sorted(RULES)}, got {rules!r}")
+        preset = {**_DEFAULTS, **RULES.get(rules, {})}
+        rebuilds = preset["rebuilds"] if rebuilds is None else rebuilds
+        every = preset["every"] if every is None else every
+        node_cap = preset["node_cap"] if node_cap is None else node_cap
+        spread = preset["spread"] if spread is None else spread
+        self.rules = rules
         self.width = _int("width", width, 3, MAX_SIDE)
         self.height = _int("height", height, 3, MAX_SIDE)
         floor = (self.width - 2) * (self.height - 2)
@@ -153,11 +183,15 @@ class Generator:
         self._ws = None
 
     def to_dict(self):
-        """The configuration as a JSON-ready dict (``Generator(**d)`` rebuilds it)."""
-        return {"width": self.width, "height": self.height, "boxes": self.boxes,
-                "pushes": list(self.pushes), "inner_walls": self.inner_walls,
-                "rebuilds": self.rebuilds, "max_pulls": self.max_pulls, "every": self.every,
-                "node_cap": self.node_cap, "skip": self.skip, "spread": self.spread}
+        """The configuration as a JSON-ready dict (``Generator(**d)`` rebuilds it); a
+        preset's name is kept under ``rules`` (its settings are all in the dict too)."""
+        d = {"width": self.width, "height": self.height, "boxes": self.boxes,
+             "pushes": list(self.pushes), "inner_walls": self.inner_walls,
+             "rebuilds": self.rebuilds, "max_pulls": self.max_pulls, "every": self.every,
+             "node_cap": self.node_cap, "skip": self.skip, "spread": self.spread}
+        if self.rules is not None:
+            d["rules"] = self.rules
+        return d
 
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
@@ -172,13 +206,14 @@ class Generator:
     def _workspace(self):
         if self._ws is None:
             n = self.width * self.height
-            ws = Workspace().ensure(n, self.boxes, self.node_cap)
+            # room for node_cap states: a capped search never asks to grow
+            ws = Workspace().ensure(n, self.boxes, self.node_cap + 4 * self.boxes + 1)
             ws.gen = (np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint8),
                       np.zeros((self.boxes, 4 * n), np.int32), np.zeros(self.boxes, np.int32),
                       np.zeros(n, np.int32), np.zeros(4 * n, np.int32))
             ws.best = (np.zeros(n, np.uint8), np.zeros(n, np.uint8),
                        np.zeros(self.boxes, np.int32), np.zeros(16, np.int64),
-                       np.zeros((self.pushes[1] + 2) * (n + 1), np.uint8))
+                       np.zeros((self.max_pulls + 1) * (n + 1), np.uint8))
             ws.rng = np.zeros(1, np.uint64)
             self._ws = ws
         return self._ws
@@ -200,7 +235,7 @@ class Generator:
         aim = lo + int(kernel_seed(seed, 1) % np.uint64(hi - lo + 1)) if self.spread else lo
         walls, goals, dead, dist, goal_cells, cells, cand = ws.gen
         best_walls, best_goals, best_boxes, stats, out = ws.best
-        status = _k.generate_level(
+        status = _g.generate_level(
             self.width, self.height, self.boxes, self.inner_walls, lo, hi, aim, self.skip,
             self.rebuilds, self.max_pulls, self.every, self.node_cap, ws.rng, ws.zob,
             walls, goals, dead, dist, goal_cells, cells, cand, ws.sides, ws.lab,
@@ -215,12 +250,6 @@ class Generator:
         boxes[best_boxes] = 1
         level = Level.from_arrays(self.width, self.height, best_walls, best_goals, boxes,
                                   int(stats[0]))
-        if stats[2] < 0:  # a long fallback candidate: grow the buffer, rebuild the moves
-            out = np.zeros((int(stats[1]) + 1) * (best_walls.shape[0] + 1), np.uint8)
-            ws.best = ws.best[:4] + (out,)
-            stats[2] = _k.reconstruct(best_walls, self.width, ws.pool, ws.nparent, ws.nmove,
-                                      ws.ctr, ws.occ, ws.stamp2, ws.queue2, ws.prev,
-                                      ws.chain, out)
         solution = out[:stats[2]].tobytes().decode("ascii")
         border = 2 * (self.width + self.height) - 4
         attempts = Attempts(int(stats[3]), int(stats[4]), int(stats[5]), int(stats[8]),

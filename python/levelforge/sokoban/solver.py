@@ -1,12 +1,13 @@
-"""The push-optimal Sokoban solver: A* over pushes with a reusable workspace.
+"""The Sokoban solver: push-optimal A* over pushes (the default) or a faster search for
+any solution (``optimal=False``), with a reusable workspace that grows with the search.
 
 >>> from levelforge.sokoban import Level, solve
 >>> result = solve(Level.from_xsb('''
 ... ######
 ... #@$ .#
 ... ######'''))
->>> result.status, result.pushes, result.solution
-('solved', 2, 'RR')
+>>> result.status, result.pushes, result.solution, result.optimal
+('solved', 2, 'RR', True)
 """
 from dataclasses import dataclass
 
@@ -17,13 +18,14 @@ from ..engine.grid import flood_fill
 from ..errors import ConfigError
 from ..timing import ms_since, now_ns
 from .level import Level
+from .packing import solve_any
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
 LIMIT = "limit"
 _STATUS = {_k.SOLVED: SOLVED, _k.UNSOLVABLE: UNSOLVABLE, _k.LIMIT: LIMIT}
 
-MAX_BOXES = 32
+MAX_BOXES = 128
 """Most boxes the solver accepts (the Hungarian heuristic is cubic in the box count)."""
 MAX_PUSHES = _k.MAX_G - 1
 """Longest solution, in pushes, the solver can represent (the heap key packs 15 bits)."""
@@ -32,6 +34,7 @@ DEFAULT_MAX_NODES = 1_000_000
 MAX_NODES = 1 << 26
 """Largest accepted ``max_nodes``."""
 _BUDGET = 512  # expansions between two looks at the clock
+_FIRST_NODES = 1 << 14  # node capacity a fresh workspace starts with; it doubles on demand
 
 
 @dataclass(frozen=True)
@@ -39,13 +42,16 @@ class SolveResult:
     """The outcome of :func:`solve`.
 
     ``status`` is ``"solved"``, ``"unsolvable"`` (proved: the whole space was searched)
-    or ``"limit"`` (``max_nodes`` or ``time_limit`` was reached: unknown). ``pushes``
-    (optimal), ``moves`` and ``solution`` (LURD: lower-case walks, upper-case pushes) are
-    ``None`` unless solved. ``nodes`` counts stored states, ``expanded`` expanded ones.
+    or ``"limit"`` (``max_nodes`` or ``time_limit`` was reached: unknown). ``pushes``,
+    ``moves`` and ``solution`` (LURD: lower-case walks, upper-case pushes) are ``None``
+    unless solved. ``optimal`` is True when ``pushes`` is proved push-optimal (always
+    for the default search; for ``solve(level, optimal=False)`` only when its last
+    resort, A*, found the solution). ``nodes``
+    counts stored states, ``expanded`` expanded ones.
 
     >>> r = solve(Level.from_xsb('#####\\n#@$.#\\n#####'))
-    >>> r.status, r.pushes, r.moves, r.solution
-    ('solved', 1, 1, 'R')
+    >>> r.status, r.pushes, r.moves, r.solution, r.optimal
+    ('solved', 1, 1, 'R', True)
     """
 
     status: str
@@ -55,6 +61,7 @@ class SolveResult:
     nodes: int
     expanded: int
     elapsed_ms: float
+    optimal: bool = True
 
     @property
     def solved(self):
@@ -64,8 +71,8 @@ class SolveResult:
     def to_dict(self):
         """The result as a JSON-ready dict."""
         return {"status": self.status, "pushes": self.pushes, "moves": self.moves,
-                "solution": self.solution, "nodes": self.nodes, "expanded": self.expanded,
-                "elapsed_ms": self.elapsed_ms}
+                "solution": self.solution, "optimal": self.optimal, "nodes": self.nodes,
+                "expanded": self.expanded, "elapsed_ms": self.elapsed_ms}
 
 
 def _pow2_at_least(n):
@@ -73,19 +80,23 @@ def _pow2_at_least(n):
 
 
 class Workspace:
-    """Search arrays sized for ``cells`` cells, ``boxes`` boxes and ``nodes`` states,
-    allocated once and reused by every search (grown only when a bigger one is asked)."""
+    """Search arrays for ``cells`` cells and ``boxes`` boxes, allocated once and reused
+    by every search. The node arrays, the heap and the transposition table start small
+    and double while a search needs them (:meth:`grow`), so a large ``max_nodes`` costs
+    nothing up front."""
 
     def __init__(self):
         self.cells = self.boxes = self.nodes = 0
         self.zob = np.zeros((2, 0), np.uint64)
         self.ctr = np.zeros(_k.N_COUNTERS, np.int64)
         self.pool = np.zeros(0, np.int16)
+        self.heap = np.zeros(0, np.int64)
         self.distbuf = np.zeros(0, np.int32)
-        self.symtab = _IDENTITY
+        self.chain = np.zeros(_k.MAX_G + 1, np.int32)
 
     def ensure(self, cells, boxes, nodes):
-        """Grow the arrays so a search of this size fits; keep them if they already do."""
+        """Make room for searches on ``cells`` cells with ``boxes`` boxes and at least
+        ``nodes`` stored states; keep the arrays that are big enough already."""
         if cells > self.cells:
             self.cells = cells
             rng = np.random.default_rng(0x50C0BA)  # fixed: results never depend on it
@@ -106,38 +117,61 @@ class Workspace:
             self.ctr[_k.C_FILL] = 0
             self.ctr[_k.C_FILL2] = 0
         if boxes > self.boxes:
-            self.boxes = max(boxes, 4, 2 * self.boxes if self.nodes else 0)
+            self.boxes = max(boxes, 4)
             self.wbox = np.zeros(self.boxes, np.int16)
             self.hung = [np.zeros(self.boxes + 1, np.int64) for _ in range(8)]
-        if nodes > self.nodes or self.pool.shape[0] < nodes * boxes:
-            self._grow(nodes, boxes)
+            self.nodes = 0  # the pool's stride changed: reallocate the node arrays
+        if nodes > self.nodes:
+            self._resize(nodes, 0)
+        if self.heap.shape[0] < 2 * nodes + 16:
+            self.heap = np.zeros(2 * nodes + 16, np.int64)
         if self.distbuf.shape[0] < 4 * self.boxes * self.cells:
             self.distbuf = np.zeros(4 * self.boxes * self.cells, np.int32)
         return self
 
-    def _grow(self, nodes, boxes):
-        self.nodes = max(nodes, self.nodes)
-        self.pool = np.zeros(self.nodes * self.boxes, np.int16)
-        self.nplayer = np.zeros(self.nodes, np.int32)
-        self.nparent = np.zeros(self.nodes, np.int32)
-        self.ng = np.zeros(self.nodes, np.int32)
-        self.nhash = np.zeros(self.nodes, np.uint64)
-        self.nmove = np.zeros(self.nodes, np.int32)
-        self.heap = np.zeros(2 * self.nodes + 16, np.int64)
-        size = _pow2_at_least(2 * self.nodes)
-        self.table = np.zeros(size, np.int64)  # entries stamped with search generations
-        self.chain = np.zeros(max(_k.MAX_G + 1, 64), np.int32)
-        self.ctr[_k.C_TEPOCH] = 0
+    def _resize(self, nodes, keep):
+        """Node arrays for ``nodes`` states (the first ``keep`` copied) and a table of
+        at least twice that many slots (the running search's states reinserted)."""
+        old = (self.pool, self.nplayer, self.nparent, self.ng, self.nhash, self.nmove) \
+            if keep else None
+        self.nodes = nodes
+        self.pool = np.zeros(nodes * self.boxes, np.int16)
+        self.nplayer = np.zeros(nodes, np.int32)
+        self.nparent = np.zeros(nodes, np.int32)
+        self.ng = np.zeros(nodes, np.int32)
+        self.nhash = np.zeros(nodes, np.uint64)
+        self.nmove = np.zeros(nodes, np.int32)
+        self.table = np.zeros(_pow2_at_least(2 * nodes), np.int64)
+        if keep:
+            nbox = int(self.ctr[_k.C_BOXES])
+            self.pool[:keep * nbox] = old[0][:keep * nbox]
+            for new, was in zip((self.nplayer, self.nparent, self.ng, self.nhash,
+                                 self.nmove), old[1:]):
+                new[:keep] = was[:keep]
+            _k.table_rebuild(self.table, self.ctr, self.nhash, self.nplayer, self.zob)
+        else:
+            self.ctr[_k.C_TEPOCH] = 0
+
+    def grow(self, cap):
+        """Double what the running search outgrew (status ``GROW``), never past what a
+        search capped at ``cap`` states can use; the search then goes on unchanged."""
+        room = 4 * int(self.ctr[_k.C_BOXES]) + 1
+        used = int(self.ctr[_k.C_NODES])
+        if used + room > self.nodes or 2 * (used + room) > self.table.shape[0]:
+            self._resize(max(min(2 * self.nodes, cap + room), used + room), used)
+        if int(self.ctr[_k.C_HEAP]) + room > self.heap.shape[0]:
+            heap = np.zeros(2 * self.heap.shape[0] + room, np.int64)
+            heap[:self.heap.shape[0]] = self.heap
+            self.heap = heap
 
     def search_arrays(self):
         """The arrays of the search kernels, in their argument order (after ``zob``)."""
         return (self.pool, self.nplayer, self.nparent, self.ng, self.nhash, self.nmove,
                 self.heap, self.table, self.ctr, self.occ, self.blk,
                 self.stamp, self.queue, self.stamp2, self.queue2, self.tmp, self.wbox,
-                *self.hung, self.compof, self.symtab)
+                *self.hung, self.compof)
 
 
-_IDENTITY = np.zeros((1, 1), np.int32)  # no symmetry: the kernels never read it
 # the isometries of a grid: (x, y) -> (a*x + b*y + c, d*x + e*y + f) with c, f from the size;
 # the first four keep the shape, the last four swap width and height (square boards only)
 _ISOMETRIES = ((1, 0, 0, 1), (-1, 0, 0, 1), (1, 0, 0, -1), (-1, 0, 0, -1),
@@ -149,8 +183,8 @@ def board_symmetries(walls, goals, width, height):
     """The symmetries of a board (isometries of the grid that map walls to walls and
     goals to goals) as the kernels' table: one row per symmetry (the identity first),
     holding the cell permutation, the direction map, the composition row (entry ``j``:
-    this symmetry after symmetry ``j``) and the index of the inverse. Returns
-    :data:`_IDENTITY` when the board has no other symmetry.
+    this symmetry after symmetry ``j``) and the index of the inverse. Returns None
+    when the board has no other symmetry (the kernels then skip that code).
 
     >>> w = np.array([1, 1, 1, 1, 0, 1, 1, 1, 1], np.uint8)
     >>> board_symmetries(w, np.zeros(9, np.uint8), 3, 3).shape
@@ -174,7 +208,7 @@ def board_symmetries(walls, goals, width, height):
         dirs.append([_STEPS.index((a * sx + b * sy, d * sx + e * sy)) for sx, sy in _STEPS])
     k = len(perms)
     if k == 1:
-        return _IDENTITY
+        return None
     index = {p.tobytes(): i for i, p in enumerate(perms)}
     table = np.zeros((k, n + 4 + k + 1), np.int32)
     ident = np.arange(n)
@@ -200,7 +234,7 @@ def _player_area(walls, width, player, ws):
 
 
 class Solver:
-    """A push-optimal solver that keeps its work arrays between solves.
+    """A solver that keeps its work arrays between solves.
 
     Limits: at most :data:`MAX_BOXES` boxes, levels up to ``MAX_SIDE`` x ``MAX_SIDE``
     (the :class:`Level` limit), solutions up to :data:`MAX_PUSHES` pushes; larger
@@ -217,11 +251,11 @@ class Solver:
 
     def warm_up(self):
         """Compile (or load from the cache) the kernels by solving a tiny level."""
-        self.solve(Level.from_xsb("#####\n#@$.#\n#####"))
+        self.solve(Level.from_xsb(_PLAIN))
         return self
 
-    def solve(self, level, max_nodes=None, time_limit=None):
-        """Solve ``level`` push-optimally; see :func:`solve`."""
+    def solve(self, level, max_nodes=None, time_limit=None, optimal=True):
+        """Solve ``level``; see :func:`solve`."""
         _load_kernels()  # once per process, outside the timing and the time limit
         start = now_ns()
         if not isinstance(level, Level):
@@ -232,12 +266,15 @@ class Solver:
                     or not time_limit > 0:
                 raise ConfigError(f"time_limit must be a positive number of seconds or None, "
                                   f"got {time_limit!r}")
+        if not isinstance(optimal, (bool, np.bool_)):
+            raise ConfigError(f"optimal must be True or False, got {optimal!r}")
         if len(level.boxes) > MAX_BOXES:
             raise ConfigError(f"the solver handles at most {MAX_BOXES} boxes; "
                               f"the level has {len(level.boxes)}")
+        optimal = bool(optimal)
         walls, goals, boxes, player = level.arrays()
         width = level.width
-        ws = self.workspace.ensure(walls.shape[0], len(level.boxes), cap)
+        ws = self.workspace.ensure(walls.shape[0], len(level.boxes), min(cap, _FIRST_NODES))
         inside = _player_area(walls, width, player, ws)
         walls[~inside] = 1
         # boxes and goals the player can never reach: a box parked on its goal is a
@@ -245,44 +282,68 @@ class Solver:
         sealed_box = (boxes == 1) & ~inside
         sealed_goal = (goals == 1) & ~inside
         if np.any(sealed_box != sealed_goal):
-            return SolveResult(UNSOLVABLE, None, None, None, 0, 0, ms_since(start))
+            return SolveResult(UNSOLVABLE, None, None, None, 0, 0, ms_since(start), optimal)
         goals[sealed_goal] = 0
         boxes[sealed_box] = 0
         box_cells = np.flatnonzero(boxes).astype(np.int32)
         goal_cells = np.flatnonzero(goals).astype(np.int32)
         nbox = box_cells.shape[0]
         if nbox == 0:
-            return SolveResult(SOLVED, 0, 0, "", 1, 0, ms_since(start))
+            return SolveResult(SOLVED, 0, 0, "", 1, 0, ms_since(start), True)
         n = walls.shape[0]
         dist = ws.distbuf[:4 * nbox * n].reshape(nbox, 4 * n)  # C-contiguous, no copy
         dead = ws.dead[:n]
         _k.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab, ws.compof)
-        ws.symtab = board_symmetries(walls, goals, width, level.height)
-        arrays = ws.search_arrays()
         board = (walls, goals, dead, dist, ws.zob, width)
-        status = _k.search_start(box_cells, nbox, player, cap, *board, *arrays)
+        symtab = board_symmetries(walls, goals, width, level.height)
+        if symtab is not None and not _SYMMETRIC_LOADED:  # outside the timing too
+            t = now_ns()
+            _load_symmetric_kernels()
+            start += now_ns() - t
+        if not optimal and not _ANY_LOADED:  # the same for the any-solution searches
+            t = now_ns()
+            _load_any_kernels()
+            start += now_ns() - t
         deadline = None if time_limit is None else start + int(time_limit * 1e9)
-        timed_out = False
-        while status == _k.RUNNING:
-            status = _k.search_run(_BUDGET, *board, *arrays)
+        ws.ctr[_k.C_STAGE] = 0
+        if optimal:
+            found = self._search(board, box_cells, player, cap, 1, None, symtab, deadline)
+            found += (True,)
+        else:
+            found = solve_any(self._search, ws.ctr, board, box_cells, player, cap,
+                              deadline, symtab)
+        status, solution, nodes, expanded, proved = found
+        if status != SOLVED:
+            return SolveResult(status, None, None, None, nodes, expanded, ms_since(start),
+                               optimal)
+        pushes = sum(ch.isupper() for ch in solution)
+        # A* proves the push count; so does a solved start
+        return SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
+                           ms_since(start), proved or pushes == 0)
+
+    def _search(self, board, box_cells, player, cap, weight, plan, symtab, deadline):
+        """One search from ``box_cells`` and ``player`` on a prepared ``board``: its
+        status (``limit`` also when ``deadline`` passed), its LURD solution or None, and
+        the stored and expanded node counts."""
+        ws = self.workspace
+        walls, width = board[0], board[5]
+        status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight, *board,
+                                 *ws.search_arrays(), plan, symtab)
+        while status == _k.RUNNING or status == _k.GROW:
+            if status == _k.GROW:
+                ws.grow(cap)
+            status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab)
             if status == _k.RUNNING and deadline is not None and now_ns() >= deadline:
-                timed_out = True
-                break
+                status = _k.LIMIT
         nodes = int(ws.ctr[_k.C_NODES])
         expanded = int(ws.ctr[_k.C_EXPANDED])
-        if timed_out:
-            return SolveResult(LIMIT, None, None, None, nodes, expanded, ms_since(start))
         if status != _k.SOLVED:
-            return SolveResult(_STATUS[status], None, None, None, nodes, expanded,
-                               ms_since(start))
+            return _STATUS[status], None, nodes, expanded
         pushes = int(ws.ng[ws.ctr[_k.C_GOAL]])
         out = np.empty(pushes * (walls.shape[0] + 1) + 1, np.uint8)
-        length = _k.reconstruct_sym(walls, width, ws.pool, ws.nparent, ws.nmove, ws.ctr,
-                                    ws.occ, ws.stamp2, ws.queue2, ws.prev, ws.chain, out,
-                                    ws.symtab, ws.symtab.shape[0])
-        solution = out[:length].tobytes().decode("ascii")
-        return SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
-                           ms_since(start))
+        length = _k.reconstruct(walls, width, ws.pool, ws.nparent, ws.nmove, ws.ctr,
+                                ws.occ, ws.stamp2, ws.queue2, ws.prev, ws.chain, out, symtab)
+        return SOLVED, out[:length].tobytes().decode("ascii"), nodes, expanded
 
 
 def _check_nodes(max_nodes):
@@ -298,6 +359,12 @@ _DEFAULT = None
 _KERNELS_LOADED = False
 
 
+_SYMMETRIC_LOADED = False
+_ANY_LOADED = False
+_PLAIN = "#####\n#@$.#\n#  ##\n#####"  # no symmetry
+_SYMMETRIC = "#####\n#@$.#\n#####"  # a mirror (top and bottom rows)
+
+
 def _load_kernels():
     """Compile (cold cache) or load the solver kernels once per process, so that no
     solve's ``elapsed_ms`` or ``time_limit`` pays for it."""
@@ -307,8 +374,25 @@ def _load_kernels():
         Solver(max_nodes=1000).warm_up()
 
 
-def solve(level, max_nodes=DEFAULT_MAX_NODES, time_limit=None):
-    """Solve ``level`` push-optimally with A* over pushes.
+def _load_any_kernels():
+    """The same for the specialisation of the searches for any solution (with a goal
+    order), on the first ``optimal=False`` solve."""
+    global _ANY_LOADED
+    _ANY_LOADED = True
+    Solver(max_nodes=1000).solve(Level.from_xsb(_PLAIN), optimal=False)
+
+
+def _load_symmetric_kernels():
+    """The same for the kernels' symmetry specialisation, on the first symmetric board
+    (most boards have none, so most processes never compile it)."""
+    global _SYMMETRIC_LOADED
+    _SYMMETRIC_LOADED = True
+    Solver(max_nodes=1000).solve(Level.from_xsb(_SYMMETRIC))
+
+
+def solve(level, max_nodes=DEFAULT_MAX_NODES, time_limit=None, optimal=True):
+    """Solve ``level``: push-optimally with A* over pushes (the default), or with
+    ``optimal=False`` by a faster best-first search for any solution.
 
     A state is the box set plus the player's region (normalised to its smallest cell);
     the heuristic is a min-cost matching of boxes to goals under precomputed push
@@ -321,13 +405,23 @@ def solve(level, max_nodes=DEFAULT_MAX_NODES, time_limit=None):
 
     The solution has the optimal number of pushes and replays move by move to the solved
     state; its walks between pushes are shortest walks, but the total *moves* may be
-    suboptimal (another push-optimal solution may walk less). Uses a shared
+    suboptimal (another push-optimal solution may walk less).
+
+    With ``optimal=False`` the same states, heuristic and pruning serve a search for any
+    solution (:mod:`levelforge.sokoban.packing`): goals filled one at a time in a
+    planned packing order, then weighted A* over the whole level, then A*. The
+    solution replays to solved; it is marked ``optimal=False`` (its push count is an
+    upper bound) unless A* found it. ``unsolvable`` is still a proof. Uses a shared
     :class:`Solver` workspace; use your own :class:`Solver` per thread.
 
     >>> solve(Level.from_xsb('######\\n#@$ .#\\n######')).solution
     'RR'
+    >>> r = solve(Level.from_xsb('######\\n#@$ .#\\n######'), optimal=False)
+    >>> r.solution, r.optimal
+    ('RR', False)
     """
     global _DEFAULT
     if _DEFAULT is None:
         _DEFAULT = Solver()
-    return _DEFAULT.solve(level, max_nodes=max_nodes, time_limit=time_limit)
+    return _DEFAULT.solve(level, max_nodes=max_nodes, time_limit=time_limit,
+                          optimal=optimal)

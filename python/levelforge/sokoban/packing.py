@@ -1,0 +1,129 @@
+"""The search for any solution (``solve(level, optimal=False)``): goals packed in a
+planned order, one stage at a time, then weighted A* over the whole level if a stage
+fails.
+
+Levels built around a goal room jam when a box fills a goal near the room's entrance
+before the goals behind it; strong solvers (Festival's packing order, YASS's goal-room
+packing) fill such a room deepest goal first. Here the order comes from the goals'
+depth inside their goal area (:func:`packing_plan`). Stage ``m`` is a best-first
+search from the current state (``g + STAGE_WEIGHT * guide``, no reopening) whose goal
+is "``m`` goals packed in plan order", guided by the push distance from the nearest
+free box to an empty goal of the next layer (``levelforge.engine.sokoban._any_h``).
+Each stage starts where the last one ended, so no search wanders over the whole
+level. When a stage fails (the stages' node cap, or no way on from there), the level
+is searched as a whole from the start: weighted A* on ``g + ANY_WEIGHT * (h + a
+penalty per goal not packed in plan order)`` for half the time left, then the
+push-optimal A* for the rest (a solution it finds is marked optimal).
+
+>>> from levelforge.sokoban import Level, solve
+>>> level = Level.from_xsb('########\\n#@$  . #\\n#  $ . #\\n#      #\\n########')
+>>> r = solve(level, optimal=False)
+>>> r.status, r.optimal, r.pushes >= solve(level).pushes
+('solved', False, True)
+"""
+import numpy as np
+
+from ..engine import sokoban as _k
+from ..timing import now_ns
+
+ANY_WEIGHT = 3
+"""Heuristic weight of the whole-level search for any solution: best-first on
+``g + 3 h``."""
+STAGE_WEIGHT = 2
+"""Weight of the guide in a packing stage: best-first on ``g + 2 guide``."""
+STAGE_NODES = 200_000
+"""Node cap of all packing stages together (at most ``max_nodes``)."""
+
+_STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
+
+
+def packing_plan(walls, goals, width):
+    """The fill order of the goals: goals deeper inside a goal area (further from the
+    nearest floor cell that is not a goal, walking over goals) come first; goals next to
+    free floor form the last layer, so goals that stand apart share one layer. Returns
+    the goal cells in fill order, each one's layer, and each one's index among the goal
+    cells in cell order (its row of the push distances): int32, ``3 k`` entries.
+
+    >>> w = np.array([1] * 7 + [1, 0, 0, 0, 0, 1, 1] + [1] * 7, np.uint8)
+    >>> g = np.array([0] * 7 + [0, 1, 1, 0, 0, 0, 0] + [0] * 7, np.uint8)
+    >>> packing_plan(w, g, 7).tolist()  # cell 8 (deeper) before cell 9
+    [8, 9, 0, 1, 0, 1]
+    """
+    n = walls.shape[0]
+    depth = np.full(n, -1, np.int64)
+    frontier = [c for c in range(n) if not walls[c] and not goals[c]]
+    depth[frontier] = 0
+    steps = (-width, -1, 1, width)
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for s in steps:
+                if goals[c + s] and depth[c + s] < 0:
+                    depth[c + s] = depth[c] + 1
+                    nxt.append(c + s)
+        frontier = nxt
+    cells = np.flatnonzero(goals)
+    d = depth[cells]
+    d[d < 0] = d.max() + 1  # goals walled in by other goals only: deepest
+    order = np.argsort(-d, kind="stable")
+    return np.concatenate([cells[order], d.max() - d[order], order]).astype(np.int32)
+
+
+def _play(solution, boxes, player, width):
+    """Box cells (a set, changed in place) and player cell after a LURD solution."""
+    for letter in solution:
+        dx, dy = _STEPS[letter.lower()]
+        step = dy * width + dx
+        player += step
+        if letter.isupper():
+            boxes.remove(player)
+            boxes.add(player + step)
+    return player
+
+
+def solve_any(search, ctr, board, box_cells, player, cap, deadline, symtab):
+    """Packing stages, then the whole-level searches (see the module docstring).
+    ``search(board, boxes, player, cap, weight, plan, symtab, deadline)`` runs one
+    search on the workspace whose counters are ``ctr`` (:meth:`Solver._search`);
+    returns ``(status, solution, nodes, expanded, optimal)``, ``optimal`` True when the
+    last resort, A*, found the solution. ``unsolvable`` only comes from a whole-level
+    search, which drops no state a solution needs; a failed stage proves nothing."""
+    walls, goals, width = board[0], board[1], board[5]
+    plan = packing_plan(walls, goals, width)
+    boxes = set(int(c) for c in box_cells)
+    at = player
+    moves = []
+    nodes = expanded = 0
+    status = "solved"
+    for stage in range(1, plan.shape[0] // 3 + 1):
+        ctr[_k.C_STAGE] = stage  # a stage packed already ends at its start
+        cells = np.array(sorted(boxes), np.int32)
+        budget = min(cap, STAGE_NODES) - nodes
+        if budget <= 0:
+            status = "limit"
+            break
+        status, solution, n, e = search(board, cells, at, budget, STAGE_WEIGHT, plan, None,
+                                        deadline)
+        nodes += n
+        expanded += e
+        if status != "solved":
+            break
+        at = _play(solution, boxes, at, width)
+        moves.append(solution)
+    ctr[_k.C_STAGE] = 0
+    if status == "solved":  # every stage: every goal holds a box
+        return "solved", "".join(moves), nodes, expanded, False
+    for weight in (ANY_WEIGHT, 1):
+        now = now_ns()
+        if deadline is not None and now >= deadline:
+            return "limit", None, nodes, expanded, False
+        # weighted A* gets half the time left, A* (with symmetries) the rest
+        until = deadline if deadline is None or weight == 1 else now + (deadline - now) // 2
+        status, solution, n, e = search(board, box_cells, player, cap, weight,
+                                        None if weight == 1 else plan,
+                                        symtab if weight == 1 else None, until)
+        nodes += n
+        expanded += e
+        if status != "limit":
+            break
+    return status, solution, nodes, expanded, weight == 1 and status == "solved"
