@@ -16,6 +16,7 @@ from levelforge.errors import ConfigError, InvalidMoveError
 from levelforge.seeding import check_seed, kernel_seed
 from levelforge.timing import now_ns
 
+from .noguess import check_no_guess, generate, rate
 from .observation import PublicObservation
 
 MAX_SIDE = 32
@@ -95,8 +96,10 @@ PRESETS = {
 class Game:
     """One game of 3D minesweeper (depth 1 is classic 2D minesweeper).
 
-    ``level`` is a :class:`Level`, a preset name or ``WxHxD-M``; ``seed`` with the level
-    and the first opened cell fixes the minefield.
+    ``level`` is a :class:`Level`, a preset name or ``WxHxD-M``; ``seed`` with the level,
+    the first opened cell and ``no_guess`` fixes the minefield. With ``no_guess=True``
+    the mines are placed so that certain moves win from the first open (``"easy"``:
+    with single numbers alone); see :mod:`levelforge.mines.noguess`.
 
     >>> game = Game("easy", seed=7)
     >>> game.open((0, 0, 0)) > 0        # the first number is always 0: a cascade
@@ -108,9 +111,12 @@ class Game:
     True
     """
 
-    def __init__(self, level="normal", seed=0):
+    def __init__(self, level="normal", seed=0, no_guess=False):
         self.level = Level.parse(level)
         self.seed = check_seed(seed)
+        self.no_guess = check_no_guess(no_guess)
+        self.generation = None
+        self._rating = None
         lv = self.level
         self._nb26, self._nb6, self._boundary = K.board_tables(lv.width, lv.height, lv.depth)
         n = lv.cells
@@ -163,9 +169,12 @@ class Game:
         """Open a closed, selectable, unflagged cell; returns the number of cells opened.
 
         A 0 opens its 26 neighbours, recursively. Opening a mine loses the game (returns 0).
-        The first open places the mines, never on this cell or its neighbours.
+        The first open places the mines, never on this cell or its neighbours (with
+        ``no_guess``, so that certain moves win from it).
         Raises :class:`~levelforge.InvalidMoveError` (changing nothing) when the cell is
-        out of range, open, flagged, not selectable, or the game is over.
+        out of range, open, flagged, not selectable, or the game is over, and
+        :class:`~levelforge.GenerationError` (changing nothing) when no no-guess board is
+        found (custom levels too dense for one).
         """
         what = "open"
         self._check_running(what)
@@ -208,11 +217,13 @@ class Game:
         return True
 
     def chord(self, cell):
-        """Open every closed unflagged neighbour of an open number whose flags equal it.
+        """Open the closed unflagged neighbours of an open number whose flags equal it.
 
-        Returns the number of cells opened (a wrong flag can make this lose the game).
-        Raises :class:`~levelforge.InvalidMoveError` when the cell is not open or the
-        number of flagged neighbours differs from its number.
+        Only neighbours that are selectable when the chord is made are opened (the
+        surface rule holds for chords as for :meth:`open`); a 0 among them then opens
+        its 26 neighbours as usual. Returns the number of cells opened (a wrong flag can
+        make this lose the game). Raises :class:`~levelforge.InvalidMoveError` when the
+        cell is not open or the number of flagged neighbours differs from its number.
         """
         what = "chord"
         self._check_running(what)
@@ -225,7 +236,7 @@ class Game:
         if flagged != self._numbers[c]:
             raise InvalidMoveError(f"{what}: cell {self._cell(c)} shows {self._numbers[c]} "
                                    f"but has {flagged} flagged neighbours")
-        closed = nbs[self._state[nbs] == K.CLOSED]
+        closed = nbs[(self._state[nbs] == K.CLOSED) & (self._selectable()[nbs] != 0)]
         self._queue[:closed.size] = closed
         opened = K.open_cascade(self._queue, closed.size, self._mine, self._numbers,
                                 self._state, self._nb26)
@@ -234,8 +245,14 @@ class Game:
     def _place(self, start):
         lv = self.level
         rng = np.array([kernel_seed(self.seed)], np.uint64)
-        K.place_mines(self._nb26, start, lv.mines, rng, self._mine, self._queue)
-        K.compute_numbers(self._mine, self._nb26, self._numbers)
+        if self.no_guess:
+            mine, numbers, self.generation, self._rating = generate(lv, start, rng,
+                                                                    self.no_guess)
+            self._mine[:] = mine
+            self._numbers[:] = numbers
+        else:
+            K.place_mines(self._nb26, start, lv.mines, rng, self._mine, self._queue)
+            K.compute_numbers(self._mine, self._nb26, self._numbers)
         self.start = self._cell(start)
         self.status = "playing"
         self._t0 = now_ns()
@@ -263,6 +280,23 @@ class Game:
             status=self.status,
         )
 
+    def rating(self):
+        """The :class:`~levelforge.mines.noguess.BoardRating` of this board (3BV, openings,
+        whether and how certain moves win from the first open), once mines are placed.
+
+        >>> game = Game("easy", seed=4)
+        >>> _ = game.open((2, 2, 0))
+        >>> game.rating().bbbv >= 1
+        True
+        """
+        if self.start is None:
+            raise InvalidMoveError("rating: open the first cell first (it places the mines)")
+        if self._rating is None:
+            x, y, z = self.start
+            start = (z * self.level.height + y) * self.level.width + x
+            self._rating = rate(self.level, self._mine, self._numbers, start)
+        return self._rating
+
     def minefield(self):
         """The mines as a bool array ``[z, y, x]``, only once the game is over.
 
@@ -274,11 +308,15 @@ class Game:
         return self._mine.reshape(lv.depth, lv.height, lv.width).astype(bool)
 
     def share_code(self):
-        """``seed=S&level=L&start=x,y,z``: rebuilds this minefield (after the first open)."""
+        """``seed=S&level=L&start=x,y,z`` (and ``&no_guess=1`` or ``=easy``): rebuilds this
+        minefield (after the first open)."""
         if self.start is None:
             raise InvalidMoveError("share_code: open the first cell first (it fixes the mines)")
         x, y, z = self.start
-        return f"seed={self.seed}&level={self.level.name}&start={x},{y},{z}"
+        code = f"seed={self.seed}&level={self.level.name}&start={x},{y},{z}"
+        if self.no_guess:
+            code += "&no_guess=" + ("easy" if self.no_guess == "easy" else "1")
+        return code
 
     @classmethod
     def from_share_code(cls, code):
@@ -295,10 +333,12 @@ class Game:
         if missing:
             raise ConfigError(f"share code {code!r} lacks {', '.join(missing)} (a share "
                               "code looks like seed=42&level=hard&start=5,5,0)")
-        extra = [k for k in q if k not in keys] + [k for k in keys if len(q[k]) > 1]
+        known = keys + ("no_guess",)
+        extra = [k for k in q if k not in known] + [k for k in known if len(q.get(k, ())) > 1]
         if extra:
             raise ConfigError(f"share code {code!r}: unexpected or repeated "
-                              f"{', '.join(extra)}; it holds seed, level and start only")
+                              f"{', '.join(extra)}; it holds seed, level, start and "
+                              "optionally no_guess only")
         try:
             seed = int(q["seed"][0])
             start = tuple(int(v) for v in q["start"][0].split(","))
@@ -306,7 +346,11 @@ class Game:
             raise ConfigError(f"share code {code!r}: seed and start must be integers") from None
         if len(start) != 3:
             raise ConfigError(f"share code {code!r}: start must be x,y,z")
-        game = cls(q["level"][0], seed)
+        no_guess = q.get("no_guess", ["0"])[0]
+        try:
+            game = cls(q["level"][0], seed, no_guess)
+        except ConfigError as exc:
+            raise ConfigError(f"share code {code!r}: {exc}") from None
         try:
             game.open(start)
         except InvalidMoveError as exc:
@@ -314,5 +358,6 @@ class Game:
         return game
 
     def __repr__(self):
-        return (f"Game(level={self.level.name!r}, seed={self.seed}, status={self.status!r}, "
+        ng = f", no_guess={self.no_guess!r}" if self.no_guess else ""
+        return (f"Game(level={self.level.name!r}, seed={self.seed}{ng}, status={self.status!r}, "
                 f"opened={self.opened}, flags={self.flags})")
