@@ -8,8 +8,11 @@ board is won by :func:`~levelforge.mines.autoplay` with ``Assistant(complete=Tru
 what a sound but weaker player proves, the complete assistant proves too, on the same
 or any later position.
 """
+from __future__ import annotations
+
 import threading
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -30,7 +33,7 @@ MAX_ATTEMPTS = 1000             # placements before GenerationError
 PLAY_NODES = 50_000             # counting states per component in the play
 
 
-def check_no_guess(value):
+def check_no_guess(value: bool | int | str) -> bool | Literal["easy"]:
     """``False``, ``True`` or ``"easy"`` (also accepted: 0/1 and their strings)."""
     if isinstance(value, str):
         key = value.strip().lower()
