@@ -22,7 +22,7 @@ from .scenario import Scenario
 STRATEGIES = ("row_order", "nearest_beacon", "nearest_entrance", "nearest_centre")
 
 
-def pick(d: Defense, strategy: str):
+def pick(d: Defense, strategy: str) -> tuple[int, int] | None:
     """The cell ``strategy`` builds its next cannon on in game ``d`` (None: no legal cell).
 
     >>> pick(Defense(), "nearest_beacon")

@@ -124,7 +124,8 @@ class Assistant:
         self.max_component_cells = None if max_component_cells is None \
             else int(max_component_cells)
         self.max_nodes = int(max_nodes)
-        self._ws = None
+        self._ws: Workspace | None = None
+        self._shape: tuple[int, int, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict."""
@@ -216,13 +217,13 @@ class AutoplayResult:
 GUESS_RULES = (None, "best")
 
 
-def best_guess(obs: PublicObservation, probabilities: npt.ArrayLike) -> Cell | None:
+def best_guess(obs: PublicObservation, probabilities: npt.ArrayLike | None) -> Cell | None:
     """The cell ``autoplay(guess="best")`` opens when no move is certain, or None.
 
     The selectable closed cell of lowest exact mine probability; ties (within 1e-9)
     go to the cell most likely to show a 0, estimated as the product of ``1 - p`` over
     its closed neighbours (0 next to a flag), then to the lowest index. When no
-    probability is known (NaN everywhere: a component over the state budget), a local
+    probability is known (None, or NaN everywhere: a component over the state budget), a local
     estimate stands in: the largest share of mines still missing around an open
     neighbour, or the share of mines left among the closed cells.
 
@@ -234,7 +235,8 @@ def best_guess(obs: PublicObservation, probabilities: npt.ArrayLike) -> Cell | N
     True
     """
     n = obs.width * obs.height * obs.depth
-    p = np.asarray(probabilities, float).reshape(n)
+    p = np.full(n, np.nan) if probabilities is None \
+        else np.asarray(probabilities, float).reshape(n)
     state = obs.state.reshape(n)
     nb = K.board_tables(obs.width, obs.height, obs.depth)[0]
     selectable = obs.selectable.reshape(n) & (state == K.CLOSED)

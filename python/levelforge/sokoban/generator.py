@@ -109,8 +109,8 @@ def _push_range(pushes):
     return lo, hi
 
 
-_DEFAULTS = {"rebuilds": 40, "every": 1, "node_cap": 50_000, "spread": True}
-RULES = {"design": {"rebuilds": 10, "every": 2, "node_cap": 20_000, "spread": False}}
+_DEFAULTS: dict[str, Any] = {"rebuilds": 40, "every": 1, "node_cap": 50_000, "spread": True}
+RULES: dict[str, dict[str, Any]] = {"design": {"rebuilds": 10, "every": 2, "node_cap": 20_000, "spread": False}}
 """Named presets of :class:`Generator` settings: ``"design"`` is the source design's
 generator (10 rebuilds, solver cap 20,000, a measurement every 2 pulls, stop at the first
 length in range)."""
@@ -164,7 +164,7 @@ class Generator:
                  rules: Literal["design"] | None = None) -> None:
         if rules is not None and rules not in RULES:
             raise ConfigError(f"rules must be None or one of {sorted(RULES)}, got {rules!r}")
-        preset = {**_DEFAULTS, **RULES.get(rules, {})}
+        preset = {**_DEFAULTS, **(RULES[rules] if rules is not None else {})}
         rebuilds = preset["rebuilds"] if rebuilds is None else rebuilds
         every = preset["every"] if every is None else every
         node_cap = preset["node_cap"] if node_cap is None else node_cap
@@ -294,7 +294,8 @@ def _load_kernels(gen):
     gen.generate(0)
 
 
-_GENERATORS = OrderedDict()  # the few most recent configurations and their work arrays
+# the few most recent configurations and their work arrays
+_GENERATORS: OrderedDict[tuple[tuple[str, Any], ...], Generator] = OrderedDict()
 _GENERATORS_KEPT = 8
 
 
