@@ -110,7 +110,8 @@ def _push_range(pushes):
 
 
 _DEFAULTS: dict[str, Any] = {"rebuilds": 40, "every": 1, "node_cap": 50_000, "spread": True}
-RULES: dict[str, dict[str, Any]] = {"design": {"rebuilds": 10, "every": 2, "node_cap": 20_000, "spread": False}}
+RULES: dict[str, dict[str, Any]] = {
+    "design": {"rebuilds": 10, "every": 2, "node_cap": 20_000, "spread": False}}
 """Named presets of :class:`Generator` settings: ``"design"`` is the source design's
 generator (10 rebuilds, solver cap 20,000, a measurement every 2 pulls, stop at the first
 length in range)."""
