@@ -394,6 +394,7 @@ def test_best_guess_without_probabilities_uses_single_numbers():
             continue
         obs = game.observe()
         cell = best_guess(obs, np.full(obs.shape, np.nan))
+        assert best_guess(obs, None) == cell      # None: no probability known
         state, numbers = obs.state[0], obs.numbers[0]
 
         def estimate(x, y):

@@ -9,16 +9,21 @@ remaining count is 0 or equals the number of closed cells, except with ``exact=T
 which merges interchangeable cells into weighted groups and combines the components with
 the global count to give the exact mine probability of every closed cell.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple, Sequence
+
 import numpy as np
+import numpy.typing as npt
 
 from levelforge.engine import mines as K
 from levelforge.engine import mines_enum as E
 from levelforge.errors import ConfigError, InvalidMoveError
 from levelforge.timing import ms_since, now_ns
 
-from .observation import PublicObservation
+from .game import Game
+from .observation import Cell, PublicObservation
 from .workspace import Workspace
 
 DEFAULT_CELLS = 22          # the design's caps: cells (exact mode: groups) per component
@@ -34,7 +39,7 @@ class Move(NamedTuple):
     """
 
     action: str
-    cell: tuple
+    cell: Cell
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,17 +57,17 @@ class Analysis:
     """
 
     status: str
-    safe: tuple
-    mines: tuple
-    moves: tuple
+    safe: tuple[Cell, ...]
+    mines: tuple[Cell, ...]
+    moves: tuple[Move, ...]
     components: int
     skipped: int
     nodes: int
     elapsed_ms: float
     exact: bool = False
-    probabilities: np.ndarray = None
+    probabilities: npt.NDArray[np.float64] | None = None
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (cells as lists; probabilities omitted)."""
         return {
             "status": self.status, "safe": [list(c) for c in self.safe],
@@ -103,7 +108,8 @@ class Assistant:
     {'max_component_cells': None, 'max_nodes': 1000000, 'complete': True}
     """
 
-    def __init__(self, max_component_cells=None, max_nodes=None, complete=False):
+    def __init__(self, max_component_cells: int | None = None, max_nodes: int | None = None,
+                 complete: bool = False) -> None:
         if not isinstance(complete, (bool, np.bool_)):
             raise ConfigError(f"complete must be True or False, got {complete!r}")
         for name, v in (("max_component_cells", max_component_cells), ("max_nodes", max_nodes)):
@@ -118,22 +124,22 @@ class Assistant:
         self.max_component_cells = None if max_component_cells is None \
             else int(max_component_cells)
         self.max_nodes = int(max_nodes)
-        self._ws = None
+        self._ws: Workspace | None = None
+        self._shape: tuple[int, int, int] | None = None
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict."""
         return {"max_component_cells": self.max_component_cells, "max_nodes": self.max_nodes,
                 "complete": self.complete}
 
-    def warm_up(self):
+    def warm_up(self) -> None:
         """Compile the kernels (cheap once done): analyze a tiny opened board."""
-        from .game import Game
         game = Game("4x4x1-2", seed=0)
         game.open((0, 0, 0))
         self.analyze(game.observe())
         self.analyze(game.observe(), exact=True)
 
-    def analyze(self, obs, exact=False):
+    def analyze(self, obs: PublicObservation, exact: bool = False) -> Analysis:
         """Prove what the public ``obs`` allows; returns an :class:`Analysis`.
 
         With ``exact=True`` interchangeable cells are merged into weighted groups (the
@@ -203,7 +209,7 @@ class AutoplayResult:
     skipped: int = 0
     guesses: int = 0
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the fields."""
         return dict(self.__dict__)
 
@@ -211,13 +217,13 @@ class AutoplayResult:
 GUESS_RULES = (None, "best")
 
 
-def best_guess(obs, probabilities):
+def best_guess(obs: PublicObservation, probabilities: npt.ArrayLike | None) -> Cell | None:
     """The cell ``autoplay(guess="best")`` opens when no move is certain, or None.
 
     The selectable closed cell of lowest exact mine probability; ties (within 1e-9)
     go to the cell most likely to show a 0, estimated as the product of ``1 - p`` over
     its closed neighbours (0 next to a flag), then to the lowest index. When no
-    probability is known (NaN everywhere: a component over the state budget), a local
+    probability is known (None, or NaN everywhere: a component over the state budget), a local
     estimate stands in: the largest share of mines still missing around an open
     neighbour, or the share of mines left among the closed cells.
 
@@ -229,7 +235,8 @@ def best_guess(obs, probabilities):
     True
     """
     n = obs.width * obs.height * obs.depth
-    p = np.asarray(probabilities, float).reshape(n)
+    p = np.full(n, np.nan) if probabilities is None \
+        else np.asarray(probabilities, float).reshape(n)
     state = obs.state.reshape(n)
     nb = K.board_tables(obs.width, obs.height, obs.depth)[0]
     selectable = obs.selectable.reshape(n) & (state == K.CLOSED)
@@ -265,8 +272,9 @@ def _local_estimate(obs, state, nb):
     return np.where(closed, np.where(est >= 0, est, left), np.nan)
 
 
-def autoplay(game, assistant=None, start=None, exact=False, max_decisions=100_000,
-             guess=None):
+def autoplay(game: Game, assistant: Assistant | None = None, start: Sequence[int] | None = None,
+             exact: bool = False, max_decisions: int = 100_000,
+             guess: Literal["best"] | None = None) -> AutoplayResult:
     """Play certain moves until the game ends or the assistant is stuck.
 
     A game not started yet is opened at ``start`` (default: the middle of the top face,

@@ -4,11 +4,15 @@ Cells are ``(x, y, z)`` tuples; arrays are indexed ``[z, y, x]``. Only surface c
 be chosen (see :meth:`Game.open`). Mines are placed on the first open, from the seed, the
 level and the start cell alone, so a share code rebuilds the same minefield anywhere.
 """
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass
+from typing import Literal, Sequence
 from urllib.parse import parse_qs
 
 import numpy as np
+import numpy.typing as npt
 
 from levelforge.engine import mines as K
 from levelforge.cells import check_cell
@@ -16,8 +20,8 @@ from levelforge.errors import ConfigError, InvalidMoveError
 from levelforge.seeding import check_seed, kernel_seed
 from levelforge.timing import now_ns
 
-from .noguess import check_no_guess, generate, rate
-from .observation import PublicObservation
+from .noguess import BoardRating, check_no_guess, generate, rate
+from .observation import Cell, PublicObservation
 
 MAX_SIDE = 32
 
@@ -57,16 +61,16 @@ class Level:
             object.__setattr__(self, "name", self.code())
 
     @property
-    def cells(self):
+    def cells(self) -> int:
         """The number of cells."""
         return self.width * self.height * self.depth
 
-    def code(self):
+    def code(self) -> str:
         """``WxHxD-M``, the custom form accepted by :meth:`parse`."""
         return f"{self.width}x{self.height}x{self.depth}-{self.mines}"
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: Level | str) -> Level:
         """A preset name (``easy``, ``normal``, ``hard``) or ``WxHxD-M`` (``WxH-M`` for 2D)."""
         if isinstance(text, Level):
             return text
@@ -111,7 +115,8 @@ class Game:
     True
     """
 
-    def __init__(self, level="normal", seed=0, no_guess=False):
+    def __init__(self, level: Level | str = "normal", seed: int = 0,
+                 no_guess: bool | Literal["easy"] = False) -> None:
         self.level = Level.parse(level)
         self.seed = check_seed(seed)
         self.no_guess = check_no_guess(no_guess)
@@ -165,7 +170,7 @@ class Game:
         return opened
 
     # ------------------------------------------------------------------ actions
-    def open(self, cell):
+    def open(self, cell: Sequence[int]) -> int:
         """Open a closed, selectable, unflagged cell; returns the number of cells opened.
 
         A 0 opens its 26 neighbours, recursively. Opening a mine loses the game (returns 0).
@@ -194,7 +199,7 @@ class Game:
                                 self._nb26)
         return self._finish_open(opened)
 
-    def flag(self, cell):
+    def flag(self, cell: Sequence[int]) -> bool:
         """Toggle the flag on a selectable closed cell (a flagged cell is always selectable).
 
         Returns True when the cell is now flagged. Illegal actions raise
@@ -216,7 +221,7 @@ class Game:
         self.flags += 1
         return True
 
-    def chord(self, cell):
+    def chord(self, cell: Sequence[int]) -> int:
         """Open the closed unflagged neighbours of an open number whose flags equal it.
 
         Only neighbours that are selectable when the chord is made are opened (the
@@ -259,13 +264,13 @@ class Game:
 
     # ------------------------------------------------------------------ views
     @property
-    def elapsed_ms(self):
+    def elapsed_ms(self) -> float:
         """Milliseconds from the first open to the end of the game (or to now)."""
         if self._t0 is None:
             return 0.0
         return ((self._t1 if self._t1 is not None else now_ns()) - self._t0) / 1e6
 
-    def observe(self):
+    def observe(self) -> PublicObservation:
         """The :class:`PublicObservation` of the game (copies; no minefield)."""
         lv = self.level
         shape = (lv.depth, lv.height, lv.width)
@@ -280,7 +285,7 @@ class Game:
             status=self.status,
         )
 
-    def rating(self):
+    def rating(self) -> BoardRating:
         """The :class:`~levelforge.mines.noguess.BoardRating` of this board (3BV, openings,
         whether and how certain moves win from the first open), once mines are placed.
 
@@ -297,7 +302,7 @@ class Game:
             self._rating = rate(self.level, self._mine, self._numbers, start)
         return self._rating
 
-    def minefield(self):
+    def minefield(self) -> npt.NDArray[np.bool_]:
         """The mines as a bool array ``[z, y, x]``, only once the game is over.
 
         Raises :class:`~levelforge.InvalidMoveError` while the game is running.
@@ -307,7 +312,7 @@ class Game:
         lv = self.level
         return self._mine.reshape(lv.depth, lv.height, lv.width).astype(bool)
 
-    def share_code(self):
+    def share_code(self) -> str:
         """``seed=S&level=L&start=x,y,z`` (and ``&no_guess=1`` or ``=easy``): rebuilds this
         minefield (after the first open)."""
         if self.start is None:
@@ -319,7 +324,7 @@ class Game:
         return code
 
     @classmethod
-    def from_share_code(cls, code):
+    def from_share_code(cls, code: str) -> Game:
         """The game of a share code, restarted with only its first cell open.
 
         >>> Game.from_share_code("seed=3&level=hard&start=0,0,0").status
@@ -346,9 +351,8 @@ class Game:
             raise ConfigError(f"share code {code!r}: seed and start must be integers") from None
         if len(start) != 3:
             raise ConfigError(f"share code {code!r}: start must be x,y,z")
-        no_guess = q.get("no_guess", ["0"])[0]
         try:
-            game = cls(q["level"][0], seed, no_guess)
+            game = cls(q["level"][0], seed, check_no_guess(q.get("no_guess", ["0"])[0]))
         except ConfigError as exc:
             raise ConfigError(f"share code {code!r}: {exc}") from None
         try:

@@ -8,8 +8,11 @@ board is won by :func:`~levelforge.mines.autoplay` with ``Assistant(complete=Tru
 what a sound but weaker player proves, the complete assistant proves too, on the same
 or any later position.
 """
+from __future__ import annotations
+
 import threading
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -21,7 +24,6 @@ from levelforge.timing import ms_since, now_ns
 
 from .workspace import Workspace, _BINOM
 
-NO_GUESS = (False, True, "easy")
 STRATEGIES = {"reject": G.STRATEGY_REJECT, "perturb": G.STRATEGY_PERTURB,
               "hybrid": G.STRATEGY_HYBRID}
 DEFAULT_STRATEGY = "perturb"
@@ -30,7 +32,7 @@ MAX_ATTEMPTS = 1000             # placements before GenerationError
 PLAY_NODES = 50_000             # counting states per component in the play
 
 
-def check_no_guess(value):
+def check_no_guess(value: object) -> bool | Literal["easy"]:
     """``False``, ``True`` or ``"easy"`` (also accepted: 0/1 and their strings)."""
     if isinstance(value, str):
         key = value.strip().lower()
@@ -39,9 +41,11 @@ def check_no_guess(value):
     elif isinstance(value, (int, np.integer)) and not isinstance(value, bool) \
             and value in (0, 1):
         value = bool(value)
-    if value not in NO_GUESS or (value is not True and value is not False and value != "easy"):
-        raise ConfigError(f"no_guess must be False, True or 'easy', got {value!r}")
-    return value
+    if value is True or value is False:
+        return value
+    if isinstance(value, str) and value == "easy":
+        return "easy"
+    raise ConfigError(f"no_guess must be False, True or 'easy', got {value!r}")
 
 
 @dataclass(frozen=True)
