@@ -11,7 +11,7 @@ design's caps on an ordinary board, complete on a no-guess board (``no_guess=1``
 >>> from levelforge.mines import Game
 >>> game = Game("easy", seed=3)
 >>> sorted(view(game))[:6]
-['depth', 'elapsed_ms', 'height', 'level', 'mines', 'numbers']
+['depth', 'elapsed_ms', 'height', 'level', 'mines', 'no_guess']
 >>> "minefield" in view(game)
 False
 """
