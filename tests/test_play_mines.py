@@ -5,7 +5,7 @@ no-guess boards won by the hints alone, and their share links."""
 import json
 
 from browser import (  # noqa: F401  (fixtures)
-    browser, open_page, server, shot, sokoban_batch, wait_state, watched)
+    Finger, browser, open_page, server, shot, sokoban_batch, touched, wait_state, watched)
 from levelforge.mines import Assistant, Game, autoplay
 
 LEVEL, SEED, FIRST = "easy", 12, (2, 2, 0)
@@ -289,3 +289,44 @@ def test_no_guess_share_link_rebuilds_the_same_board(browser, server, watched):
         assert other.unexpected() == []
     finally:
         other.page.context.close()
+
+
+def _version(page):
+    return page.evaluate("Number(document.body.dataset.version || 0)")
+
+
+def test_long_press_flags_and_a_short_tap_opens(server, touched):
+    page, finger = touched.page, Finger(touched.page)
+    page.goto(server + "mines?level=easy&seed=3")
+    wait_state(page, "ready")
+    p = _point(page, (0, 0, 0))
+    finger.press(p["x"], p["y"], 900)  # longer than the page's 500 ms long press
+    page.wait_for_function("Number(document.body.dataset.version || 0) > 0")
+    page.wait_for_timeout(300)  # no open may follow the lifted finger
+    view = page.evaluate("minesView.view()")
+    assert _version(page) == 1 and view["status"] == "ready"
+    assert view["state"][0] == 2 and page.locator("#left").text_content() == "9"
+    shot(page, "mines-touch-flag")
+    p = _point(page, (2, 2, 0))
+    finger.tap(p["x"], p["y"])
+    page.wait_for_function("Number(document.body.dataset.version || 0) > 1")
+    twin = Game("easy", seed=3)
+    twin.flag((0, 0, 0))
+    twin.open((2, 2, 0))
+    view = page.evaluate("minesView.view()")
+    assert view["status"] == "playing" and view["state"] == twin.observe().state.ravel().tolist()
+    assert view["state"][0] == 2  # the flag stays
+
+
+def test_a_touch_drag_turns_the_view_and_opens_nothing(server, touched):
+    page, finger = touched.page, Finger(touched.page)
+    page.goto(server + "mines?level=easy&seed=4")
+    wait_state(page, "ready")
+    before = page.evaluate("minesView.camera()")
+    p = page.evaluate("minesView.screenOf(2, 2, 0)")
+    finger.down(p["x"], p["y"])
+    finger.move(p["x"] + 90, p["y"] + 30, steps=8)
+    finger.up()
+    page.wait_for_timeout(700)  # past the long press: a moved finger never flags
+    assert page.evaluate("minesView.camera()") != before
+    assert page.evaluate("minesView.view()")["status"] == "ready" and _version(page) == 0
