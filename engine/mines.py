@@ -85,7 +85,7 @@ def place_mines(nb26, start, n_mines, state, mine, cand):
             m += 1
     for i in range(n):
         mine[i] = 0
-    rng_choose(state, cand, m, n_mines)
+    rng_choose(state, cand, np.int64(m), np.int64(n_mines))
     for i in range(n_mines):
         mine[cand[i]] = 1
     return m

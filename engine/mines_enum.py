@@ -557,7 +557,8 @@ def _search(nw, gsize, nk, ccnt, c_ptr, c_grp, g_ptr, g_con, order, rmark, stamp
                 for q in range(c_ptr[r], c_ptr[r + 1]):
                     h = c_grp[q]
                     if val[h] < 0:
-                        if not _assign(h, gsize[h] if fill else 0, gsize, g_ptr, g_con, ccnt,
+                        if not _assign(np.int64(h), np.int64(gsize[h] if fill else 0),
+                                       gsize, g_ptr, g_con, ccnt,
                                        rmark, stamp, val, cur, rem, trail, tops, queue):
                             ok = False
                             break
@@ -760,7 +761,7 @@ def global_combine(k, comp_final, st, fp, r, u, gw, gb, qoff, out):
         return 0
     gw[pa] = 1.0
     gb[pa] = 1
-    plen = 1
+    plen = np.int64(1)
     pb = pa + s_all + 1
     for c in range(k):
         span = st[comp_final[c], HI] - st[comp_final[c], LO]
@@ -1002,7 +1003,8 @@ def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, 
                     settled += 1
                 elif known[c] == UNKNOWN:
                     u += 1
-        code = global_combine(n_comps, comp_final, st, fp, remaining - settled, u, gw, gb,
+        code = global_combine(np.int64(n_comps), comp_final, st, fp,
+                              np.int64(remaining - settled), np.int64(u), gw, gb,
                               qoff, out2)
         if code < 0:
             res[R_CODE] = code

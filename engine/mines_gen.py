@@ -152,7 +152,7 @@ def perturb(mine, numbers, nb26, start, known, pw, pb, rng, cand, out):
             m += 1
     if m == 0:
         return False
-    y = cand[rng_below(rng, m)]
+    y = cand[rng_below(rng, np.int64(m))]
     for c in range(n):
         stamp[c] = 0
     stamp[start] = 1
@@ -176,7 +176,7 @@ def perturb(mine, numbers, nb26, start, known, pw, pb, rng, cand, out):
             continue
         cand[m] = c
         m += 1
-    rng_choose(rng, cand, m, m)
+    rng_choose(rng, cand, np.int64(m), np.int64(m))
     # first class to complete: n_full safe cells to empty the set, n_empty mines to fill it
     got_safe = 0
     got_mine = 0
