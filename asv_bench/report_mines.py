@@ -1,105 +1,418 @@
-"""Mines figures: analyze mid-game on hard, autoplay win/stuck rates per level.
+"""Mines figures: the assistant against ms_toollib, complete logic, no-guess boards, guessing.
 
-    python asv_bench/report_mines.py [--positions 100] [--games 1000] [--games-3d 300]
+    python asv_bench/report_mines.py [--section all|analysis|complete|noguess|guess|compile]
+                                     [--jobs 2] [--quick]
 
-Prints two markdown tables: the median time of ``Assistant.analyze`` per call on mid-game
-``hard`` positions (default and exact mode), and autoplay rates (certain moves only, no
-guessing; every game opened from a zero first click in the middle of the top face) with
-the time per decision, in the default mode and in exact mode (which also uses the global
-mine count). The 58 ms baseline is the issue's quoted figure for a public Python N-D
-solver; it is not run here. Timings are wall-clock on a shared machine: expect noise.
+Sections (each prints markdown tables):
+
+- ``analysis``: the assistant on the positions of real games (guessing games, every
+  position before a decision), against ms_toollib 1.5 (``pip install -e '.[bench]'``)
+  on the same 2-D positions in the same run: certain cells (``analyze`` with
+  ``complete=True`` vs ``get_all_not_and_is_mine_on_board``) and exact probabilities
+  (``analyze(exact=True)`` vs ``cal_probability_onboard``); the median over positions of
+  the median of interleaved calls, and whether the answers agree. 3-D figures beside.
+- ``complete``: autoplay win rates without guessing, design caps vs ``complete=True``,
+  plain and exact, and a Z3 check (``tests/naive_mines.py``) of the positions where the
+  complete exact assistant is stuck: perfect logic finds nothing more there.
+- ``noguess``: no-guess generation time per strategy (rejection, perturbation, hybrid)
+  beside ms_toollib's ``laymine_solvable`` (same start, same run); per-cell mine
+  frequency against uniform placement; autoplay on no-guess boards; board ratings.
+- ``guess``: ``autoplay(guess="best")`` win rates (complete exact assistant), beside
+  JSMinesweeper's published 30x16/99 figure for the same start rule.
+- ``compile``: cold compile time of the kernels (fresh ``NUMBA_CACHE_DIR``).
+
+Timings are wall-clock on a shared machine: expect noise; ratios come from interleaved
+calls in one run.
 """
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy as np
 
-from benchmarks.bench_mines import LEVELS, midgame_positions  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+
+from benchmarks.bench_mines import LEVELS, first_click, game_positions  # noqa: E402
 from benchmarks.common import SEED  # noqa: E402
-from levelforge.mines import Assistant, Game, Level, autoplay  # noqa: E402
-from levelforge.seeding import item_seed  # noqa: E402
+from levelforge.engine import mines as K  # noqa: E402
+from levelforge.mines import Assistant, Game, Level, autoplay, noguess  # noqa: E402
+from levelforge.seeding import item_seed, kernel_seed  # noqa: E402
 
-QUOTED_BASELINE_MS = 58.0   # the issue's figure for a public Python N-D solver (not run here)
+try:
+    import ms_toollib as ms
+except ImportError:          # the bench extra is optional
+    ms = None
+
+# JSMinesweeper's README (github.com/DavidNHill/JSMinesweeper): its Java solver wins 54.3%
+# of 30x16/99 games with an open start at (3,3) and 41% with a safe start in a corner.
+JSM_OPEN_33 = 0.543
 
 
-def analyze_table(positions, repeats):
-    assistant = Assistant()
-    assistant.warm_up()
-    rows = []
-    for mode in ("plain", "exact"):
-        exact = mode == "exact"
-        times, comps, skipped, nodes, proved = [], [], [], [], []
+def _pct(v, q):
+    return float(np.percentile(v, q))
+
+
+def _board(obs):
+    """ms_toollib's game board of a 2-D observation: numbers, 10 closed, 11 flagged."""
+    st, nu = obs.state[0], obs.numbers[0]
+    return np.where(st == K.OPEN, nu, np.where(st == K.FLAGGED, 11, 10)).astype(int).tolist()
+
+
+def _timed(fn, *args):
+    t = time.perf_counter()
+    out = fn(*args)
+    return (time.perf_counter() - t) * 1e3, out
+
+
+# ------------------------------------------------------------------ analysis
+
+def analysis_tables(games_2d, games_3d, repeats):
+    complete = Assistant(complete=True)
+    capped = Assistant()
+    complete.warm_up()
+    capped.warm_up()
+    lines = ["| level | positions | certain cells: levelforge (p90) | ms_toollib (p90) | ratio "
+             "| probabilities: levelforge (p90) | ms_toollib (p90) | ratio | agreement |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for level in ("16x16x1-40", "30x16x1-99"):
+        positions = game_positions(level, games_2d)
+        mines = float(Level.parse(level).mines)
+        t = {k: [] for k in ("ours", "ms", "ours_p", "ms_p")}
+        missing = extra = 0
+        worst = 0.0
         for obs in positions:
-            a = assistant.analyze(obs, exact=exact)
-            best = []
+            board = _board(obs)
+            runs = {k: [] for k in t}
             for _ in range(repeats):
-                t = time.perf_counter()
-                assistant.analyze(obs, exact=exact)
-                best.append((time.perf_counter() - t) * 1e3)
-            times.append(statistics.median(best))
-            comps.append(a.components)
-            skipped.append(a.skipped)
-            nodes.append(a.nodes)
-            proved.append(len(a.safe) + len(a.mines))
-        times.sort()
-        rows.append((mode, statistics.median(times), times[int(0.9 * (len(times) - 1))],
-                     statistics.mean(comps), statistics.mean(skipped), statistics.mean(nodes),
-                     statistics.mean(proved)))
-    out = ["| mode | median ms/call | p90 ms/call | vs quoted 58 ms | components | over cap "
-           "| nodes | proved cells |", "|---|---|---|---|---|---|---|---|"]
-    for mode, med, p90, c, s, n, p in rows:
-        out.append(f"| {mode} | {med:.3f} | {p90:.3f} | {QUOTED_BASELINE_MS / med:.0f}x faster "
-                   f"| {c:.1f} | {s:.2f} | {n:.0f} | {p:.0f} |")
-    return "\n".join(out)
+                dt, a = _timed(complete.analyze, obs)
+                runs["ours"].append(dt)
+                if ms is not None:
+                    dt, b = _timed(ms.get_all_not_and_is_mine_on_board, board)
+                    runs["ms"].append(dt)
+                dt, p = _timed(complete.analyze, obs, True)
+                runs["ours_p"].append(dt)
+                if ms is not None:
+                    dt, q = _timed(ms.cal_probability_onboard, board, mines)
+                    runs["ms_p"].append(dt)
+            for k in t:
+                if runs[k]:
+                    t[k].append(statistics.median(runs[k]))
+            if ms is not None:
+                marked = np.array(b[0])          # the board with 11 (mine) / 12 (safe) marks
+                ys, xs = np.nonzero((marked >= 11) & (np.array(board) == 10))
+                theirs = set(zip(xs.tolist(), ys.tolist(), [0] * len(xs)))
+                ours = set(a.safe) | set(a.mines)
+                missing += bool(theirs - ours)
+                extra += bool(ours - theirs)
+                pq = np.array(q[0])
+                closed = obs.state[0] == K.CLOSED
+                worst = max(worst, float(np.abs(p.probabilities[0][closed] - pq[closed]).max()))
+        if ms is None:
+            lines.append(f"| {level} | {len(positions)} | {statistics.median(t['ours']):.3f} "
+                         f"({_pct(t['ours'], 90):.3f}) | - | - | "
+                         f"{statistics.median(t['ours_p']):.3f} ({_pct(t['ours_p'], 90):.3f}) "
+                         "| - | - | ms_toollib not installed |")
+            continue
+        lines.append(
+            f"| {level} | {len(positions)} | {statistics.median(t['ours']):.3f} "
+            f"({_pct(t['ours'], 90):.3f}) | {statistics.median(t['ms']):.3f} "
+            f"({_pct(t['ms'], 90):.3f}) | "
+            f"{statistics.median(t['ms']) / statistics.median(t['ours']):.1f}x faster | "
+            f"{statistics.median(t['ours_p']):.3f} ({_pct(t['ours_p'], 90):.3f}) | "
+            f"{statistics.median(t['ms_p']):.3f} ({_pct(t['ms_p'], 90):.3f}) | "
+            f"{statistics.median(t['ms_p']) / statistics.median(t['ours_p']):.1f}x faster | "
+            f"cells ms_toollib proves that levelforge misses: {missing} positions; levelforge "
+            f"proves more: {extra}; largest probability difference {worst:.1e} |")
+    lines += ["", "3-D, the same kind of positions (levelforge only; ms per call, median (p90)):",
+              "", "| level | positions | certain, design caps | certain, complete "
+              "| exact, design caps | exact, complete | over a cap (caps / complete) |",
+              "|---|---|---|---|---|---|---|"]
+    for level in ("easy", "normal", "hard"):
+        positions = game_positions(level, games_3d)
+        cols = []
+        skipped = [0, 0]
+        for exact in (False, True):
+            for j, assistant in enumerate((capped, complete)):
+                med = []
+                for obs in positions:
+                    runs = []
+                    for _ in range(repeats):
+                        dt, a = _timed(assistant.analyze, obs, exact)
+                        runs.append(dt)
+                    med.append(statistics.median(runs))
+                    skipped[j] += a.skipped > 0
+                cols.append(f"{statistics.median(med):.3f} ({_pct(med, 90):.3f})")
+        lines.append(f"| {level} | {len(positions)} | {cols[0]} | {cols[1]} | {cols[2]} | "
+                     f"{cols[3]} | {skipped[0]} / {skipped[1]} |")
+    return "\n".join(lines)
 
 
-def autoplay_table(games_2d, games_3d):
-    assistant = Assistant()
-    assistant.warm_up()
-    out = ["| level | games | won | stuck | other | moves/game | decisions/game "
-           "| ms/decision | won, exact mode | ms/decision, exact |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
+# ------------------------------------------------------------------ win rates
+
+def _play_chunk(task):
+    """Autoplay games ``lo..hi`` of a level; returns the count of each status (worker)."""
+    level, lo, hi, start, kind, exact, guess, no_guess = task
+    assistant = Assistant(complete=kind == "complete")
+    counts = {"won": 0, "lost": 0, "stuck": 0, "contradiction": 0}
+    for i in range(lo, hi):
+        game = Game(level, item_seed(SEED, i), no_guess)
+        r = autoplay(game, assistant, start=start, exact=exact, guess=guess)
+        counts[r.status] += 1
+    return counts
+
+
+def win_rate(pool, level, games, start=None, kind="complete", exact=True, guess=None,
+             no_guess=False, chunk=50):
+    tasks = [(level, lo, min(lo + chunk, games), start, kind, exact, guess, no_guess)
+             for lo in range(0, games, chunk)]
+    total = {"won": 0, "lost": 0, "stuck": 0, "contradiction": 0}
+    for counts in pool.map(_play_chunk, tasks):
+        for k, v in counts.items():
+            total[k] += v
+    return total["won"] / games, total
+
+
+def _stuck_positions(level, games, limit):
+    """Positions where the complete exact assistant is stuck at the end of a game."""
+    assistant = Assistant(complete=True)
+    out = []
+    for i in range(games):
+        game = Game(level, item_seed(SEED, i))
+        r = autoplay(game, assistant, exact=True)
+        if r.status == "stuck":
+            out.append(game.observe())
+            if len(out) == limit:
+                break
+    return out
+
+
+def complete_table(pool, games, oracle_positions):
+    import naive_mines
+    lines = ["| level | games | plain, design caps | plain, complete | exact, design caps "
+             "| exact, complete | stuck positions checked by Z3 | cells Z3 proves beyond |",
+             "|---|---|---|---|---|---|---|---|"]
+    for level in ("30x16x1-99", "16x16x1-40", "9x9x1-10", "easy", "normal", "hard"):
+        rates = []
+        for exact in (False, True):
+            for kind in ("capped", "complete"):
+                rates.append(win_rate(pool, level, games, kind=kind, exact=exact)[0])
+        missed = 0
+        stuck = _stuck_positions(level, games, oracle_positions)
+        complete = Assistant(complete=True)
+        for obs in stuck:
+            ref = naive_mines.certain_cells_sat(obs.state.reshape(-1).tolist(),
+                                                obs.numbers.reshape(-1).tolist(),
+                                                obs.remaining_mines, obs.width, obs.height,
+                                                obs.depth, use_count=True)
+            got = complete.analyze(obs, exact=True)
+            found = {obs.cell_index(c) for c in got.safe + got.mines}
+            missed += len((ref[0] | ref[1]) - found)
+        lines.append(f"| {level} | {games} | " + " | ".join(f"{r:.1%}" for r in rates)
+                     + f" | {len(stuck)} | {missed} |")
+    return "\n".join(lines)
+
+
+def guess_table(pool, games):
+    lines = ["| level | start | games | won | lost | published anchor |",
+             "|---|---|---|---|---|---|"]
+    for level, start in [(level, None) for level in LEVELS] + [("30x16x1-99", (3, 3, 0))]:
+        rate, total = win_rate(pool, level, games, start=start, guess="best")
+        where = "(3,3) open" if start else "middle, open"
+        anchor = (f"JSMinesweeper (Java solver, README): {JSM_OPEN_33:.1%}, open start at (3,3)"
+                  if start else "")
+        lines.append(f"| {level} | {where} | {games} | {rate:.1%} | "
+                     f"{total['lost'] / games:.1%} | {anchor} |")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ no-guess boards
+
+def _start_index(level):
+    x, y, z = first_click(level)
+    lv = Level.parse(level)
+    return (z * lv.height + y) * lv.width + x
+
+
+def generation_table(boards, ms_boards):
+    lines = ["| level | no_guess | strategy | median ms | p90 | max | placements (mean) "
+             "| perturbations (mean) |", "|---|---|---|---|---|---|---|---|"]
     for level in LEVELS:
-        n = games_2d if Level.parse(level).depth == 1 else games_3d
-        won = stuck = other = moves = decisions = 0
-        ms = 0.0
-        for i in range(n):
-            r = autoplay(Game(level, seed=item_seed(SEED, i)), assistant)
-            won += r.status == "won"
-            stuck += r.status == "stuck"
-            other += r.status not in ("won", "stuck")
-            moves += r.opens + r.flags
-            decisions += r.decisions
-            ms += r.decision_ms
-        won_x = decisions_x = 0
-        ms_x = 0.0
-        for i in range(n):
-            r = autoplay(Game(level, seed=item_seed(SEED, i)), assistant, exact=True)
-            won_x += r.status == "won"
-            decisions_x += r.decisions
-            ms_x += r.decision_ms
-        out.append(f"| {level} | {n} | {won / n:.1%} | {stuck / n:.1%} | {other} | "
-                   f"{moves / n:.1f} | {decisions / n:.1f} | {ms / max(decisions, 1):.3f} | "
-                   f"{won_x / n:.1%} | {ms_x / max(decisions_x, 1):.3f} |")
-    return "\n".join(out)
+        lv = Level.parse(level)
+        start = _start_index(level)
+        for logic in (True, "easy"):
+            for strategy in noguess.STRATEGIES:
+                if logic == "easy" and strategy == "reject" and lv.cells >= 256:
+                    continue        # rejection rarely meets single-number boards this big
+                noguess.generate(lv, start, np.array([kernel_seed(SEED)], np.uint64), logic,
+                                 strategy)
+                ts, att, per = [], [], []
+                for i in range(boards):
+                    rng = np.array([kernel_seed(item_seed(SEED, i))], np.uint64)
+                    dt, (_, _, info, _) = _timed(noguess.generate, lv, start, rng, logic,
+                                                 strategy)
+                    ts.append(dt)
+                    att.append(info.attempts)
+                    per.append(info.perturbations)
+                tag = " (default)" if strategy == noguess.DEFAULT_STRATEGY else ""
+                lines.append(f"| {level} | {logic} | {strategy}{tag} | "
+                             f"{statistics.median(ts):.2f} | {_pct(ts, 90):.2f} | "
+                             f"{max(ts):.2f} | {np.mean(att):.1f} | {np.mean(per):.1f} |")
+    if ms is None:
+        return "\n".join(lines) + "\n\nms_toollib not installed: no laymine_solvable column."
+    lines += ["", "Against ms_toollib's `laymine_solvable` (rejection with its own solver, no "
+              "mine count), same start, calls interleaved:", "",
+              "| level | levelforge default, median ms (p90, max) | ms_toollib median ms "
+              "(p90, max) | ratio of medians |", "|---|---|---|---|"]
+    for level in ("9x9x1-10", "16x16x1-40", "30x16x1-99"):
+        lv = Level.parse(level)
+        start = _start_index(level)
+        x, y, _ = first_click(level)
+        ours, theirs = [], []
+        for i in range(ms_boards):
+            rng = np.array([kernel_seed(item_seed(SEED + 1, i))], np.uint64)
+            ours.append(_timed(noguess.generate, lv, start, rng)[0])
+            dt, (board, ok) = _timed(ms.laymine_solvable, lv.height, lv.width, lv.mines, y, x)
+            theirs.append(dt)
+        lines.append(f"| {level} | {statistics.median(ours):.2f} ({_pct(ours, 90):.2f}, "
+                     f"{max(ours):.2f}) | {statistics.median(theirs):.2f} "
+                     f"({_pct(theirs, 90):.2f}, {max(theirs):.2f}) | "
+                     f"{statistics.median(theirs) / statistics.median(ours):.1f}x faster |")
+    return "\n".join(lines)
+
+
+def uniformity_table(boards):
+    lines = ["| level | placement | boards | largest deviation of a cell's mine frequency "
+             "| mean deviation | chi2 / cells |", "|---|---|---|---|---|---|"]
+    for level in ("9x9x1-10", "30x16x1-99", "hard"):
+        lv = Level.parse(level)
+        start = _start_index(level)
+        nb26 = K.board_tables(lv.width, lv.height, lv.depth)[0]
+        allowed = np.ones(lv.cells, bool)
+        allowed[start] = False
+        allowed[nb26[start][nb26[start] >= 0]] = False
+        p = lv.mines / allowed.sum()
+        rows = [("uniform (ordinary game)", None)] + [(s, s) for s in noguess.STRATEGIES]
+        for name, strategy in rows:
+            freq = np.zeros(lv.cells)
+            for i in range(boards):
+                rng = np.array([kernel_seed(item_seed(SEED + 2, i))], np.uint64)
+                if strategy is None:
+                    mine = np.zeros(lv.cells, np.uint8)
+                    K.place_mines(nb26, start, lv.mines, rng, mine,
+                                  np.zeros(lv.cells, np.int32))
+                else:
+                    mine = noguess.generate(lv, start, rng, True, strategy)[0]
+                freq += mine
+            f = freq[allowed] / boards
+            chi2 = ((freq[allowed] - boards * p) ** 2 / (boards * p * (1 - p))).mean()
+            lines.append(f"| {level} | {name} | {boards} | {np.abs(f - p).max() / p:.1%} | "
+                         f"{np.abs(f - p).mean() / p:.1%} | {chi2:.2f} |")
+    return "\n".join(lines)
+
+
+def noguess_play_table(pool, boards):
+    lines = ["| level | no_guess | boards | won, complete assistant | won, design caps "
+             "| 3BV | openings | subset steps | counting steps | ordinary boards: 3BV "
+             "| solved without guessing |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for level in LEVELS:
+        plain = [Game(level, item_seed(SEED, i)) for i in range(boards)]
+        for g in plain:
+            g.open(first_click(level))
+        base = [g.rating() for g in plain]
+        for logic in (True, "easy"):
+            full, _ = win_rate(pool, level, boards, kind="complete", exact=False,
+                               no_guess=logic)
+            capped, _ = win_rate(pool, level, boards, kind="capped", exact=False,
+                                 no_guess=logic)
+            rated = []
+            for i in range(boards):
+                g = Game(level, item_seed(SEED, i), logic)
+                g.open(first_click(level))
+                rated.append(g.rating())
+            lines.append(
+                f"| {level} | {logic} | {boards} | {full:.1%} | {capped:.1%} | "
+                f"{np.mean([r.bbbv for r in rated]):.1f} | "
+                f"{np.mean([r.openings for r in rated]):.1f} | "
+                f"{np.mean([r.subset_steps for r in rated]):.2f} | "
+                f"{np.mean([r.enumeration_steps for r in rated]):.2f} | "
+                f"{np.mean([r.bbbv for r in base]):.1f} | "
+                f"{np.mean([r.solved for r in base]):.1%} |")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ compile time
+
+COMPILE_CODE = r"""
+import json, time
+t0 = time.perf_counter()
+from levelforge.mines import Assistant, Game
+g = Game("hard", 1); g.open((5, 5, 0)); g.flag((0, 0, 0))
+t1 = time.perf_counter()
+Assistant().warm_up()
+t2 = time.perf_counter()
+g = Game("9x9x1-10", 1, no_guess=True); g.open((4, 4, 0)); g.rating()
+t3 = time.perf_counter()
+print(json.dumps({"game": t1 - t0, "assistant": t2 - t1, "no-guess": t3 - t2}))
+"""
+
+
+def compile_table(repeats):
+    runs = []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ, NUMBA_CACHE_DIR=d)
+            out = subprocess.run([sys.executable, "-c", COMPILE_CODE], env=env, check=True,
+                                 capture_output=True, text=True).stdout
+            runs.append(json.loads(out))
+    keys = list(runs[0])
+    med = {k: statistics.median(r[k] for r in runs) for k in keys}
+    return ("| first use, fresh cache | " + " | ".join(keys) + " | total |\n|---|"
+            + "---|" * (len(keys) + 1) + "\n| seconds (median of "
+            + f"{repeats}) | " + " | ".join(f"{med[k]:.1f}" for k in keys)
+            + f" | {sum(med.values()):.1f} |")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=100)
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--games", type=int, default=1000, help="games per 2-D level")
-    ap.add_argument("--games-3d", type=int, default=300, help="games per 3-D preset")
+    ap.add_argument("--section", default="all",
+                    choices=["all", "analysis", "complete", "noguess", "guess", "compile"])
+    ap.add_argument("--jobs", type=int, default=2, help="processes for the win rates")
+    ap.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
     args = ap.parse_args(argv)
-    positions = midgame_positions(args.positions)
-    print(f"analyze on {args.positions} mid-game hard positions (half the safe cells open), "
-          f"median of {args.repeats} calls each:\n")
-    print(analyze_table(positions, args.repeats))
-    print("\nautoplay without guessing (first click in the middle of the top face):\n")
-    print(autoplay_table(args.games, args.games_3d))
+    q = args.quick
+    sections = ["analysis", "complete", "noguess", "guess", "compile"] \
+        if args.section == "all" else [args.section]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for section in sections:
+            t0 = time.perf_counter()
+            if section == "analysis":
+                print("## The assistant on the positions of real games (ms per call)\n")
+                print(analysis_tables(3 if q else 30, 2 if q else 10, 3 if q else 7))
+            elif section == "complete":
+                print("## Win rates without guessing: design caps vs complete\n")
+                print(complete_table(pool, 100 if q else 2000, 5 if q else 100))
+            elif section == "noguess":
+                print("## No-guess generation, first open in the middle of the top face\n")
+                print(generation_table(20 if q else 300, 20 if q else 200))
+                print("\nMine placement against uniform (first open in the middle):\n")
+                print(uniformity_table(100 if q else 2000))
+                print("\nPlaying and rating no-guess boards:\n")
+                print(noguess_play_table(pool, 20 if q else 1000))
+            elif section == "guess":
+                print("## Autoplay with guess=\"best\" (complete exact assistant)\n")
+                print(guess_table(pool, 200 if q else 10_000))
+            else:
+                print("## Cold compile time of the mines kernels (seconds)\n")
+                print(compile_table(1 if q else 3))
+            print(f"\n({section}: {time.perf_counter() - t0:.0f} s)\n", flush=True)
     return 0
 
 

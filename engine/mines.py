@@ -1,4 +1,6 @@
-"""Kernels of 3D minesweeper and its logic assistant.
+"""Kernels of 3D minesweeper: the game, and the assistant's constraints (building, reducing,
+splitting into components; the counting is in ``mines_enum``, no-guess boards in
+``mines_gen``).
 
 A board of ``width x height x depth`` cells is a flat array in C order of ``[z, y, x]``:
 cell ``i = (z * height + y) * width + x``. Cell states are ``CLOSED``, ``OPEN``,
@@ -24,11 +26,10 @@ UNKNOWN = 0
 SAFE = 1
 MINE = 2
 
-# per-component enumeration outcome
+# per-component outcome of the count
 COMP_OK = 0
 COMP_OVER_CELLS = 1
 COMP_OVER_NODES = 2
-COMP_NO_SOLUTION = 3
 
 MAX_NB = 26
 
@@ -84,7 +85,7 @@ def place_mines(nb26, start, n_mines, state, mine, cand):
             m += 1
     for i in range(n):
         mine[i] = 0
-    rng_choose(state, cand, m, n_mines)
+    rng_choose(state, cand, np.int64(m), np.int64(n_mines))
     for i in range(n_mines):
         mine[cand[i]] = 1
     return m
@@ -161,7 +162,7 @@ def selectable_mask(cell_state, boundary, nb6, out):
 
 # ---------------------------------------------------------------- assistant: phase 1
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _is_subset(con_cells, a, la, b, lb):
     """Whether the sorted row ``a`` (length la) is a subset of row ``b`` (length lb)."""
     j = 0
@@ -176,27 +177,30 @@ def _is_subset(con_cells, a, la, b, lb):
 
 
 @njit(cache=True)
-def build_constraints(cell_state, numbers, nb26, con_cells, con_len, con_cnt, con_alive):
-    """One constraint per open cell over its closed, unflagged neighbours.
+def build_constraints(cell_state, numbers, known, nb26, con_cells, con_len, con_cnt,
+                      con_alive):
+    """One constraint per open cell over its neighbours that are not known yet.
 
-    Flags count as mines. Returns the number of rows written, or -1 when some open
-    number has more flagged neighbours than its value (a contradiction).
+    Neighbours marked ``MINE`` in ``known`` (the caller marks flags so) count as mines,
+    neighbours marked ``SAFE`` are left out. Returns the number of rows written, or -1
+    when some open number cannot be met (more known mines than its value, or too few
+    unknown neighbours left): a contradiction.
     """
     n = cell_state.shape[0]
     k = 0
     for c in range(n):
         if cell_state[c] != OPEN:
             continue
-        flags = 0
+        mines = 0
         ln = 0
         for j in range(nb26.shape[1]):
             nb = nb26[c, j]
-            if nb < 0:
+            if nb < 0 or cell_state[nb] == OPEN:
                 continue
-            s = cell_state[nb]
-            if s == FLAGGED:
-                flags += 1
-            elif s == CLOSED:
+            kn = known[nb]
+            if kn == MINE:
+                mines += 1
+            elif kn == UNKNOWN:
                 # insertion keeps the row sorted
                 p = ln
                 while p > 0 and con_cells[k, p - 1] > nb:
@@ -204,7 +208,7 @@ def build_constraints(cell_state, numbers, nb26, con_cells, con_len, con_cnt, co
                     p -= 1
                 con_cells[k, p] = nb
                 ln += 1
-        cnt = numbers[c] - flags
+        cnt = numbers[c] - mines
         if cnt < 0 or cnt > ln:
             return -1
         if ln == 0:
@@ -216,7 +220,7 @@ def build_constraints(cell_state, numbers, nb26, con_cells, con_len, con_cnt, co
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _incidence(n, n_con, con_alive, con_len, con_cells, inc_ptr, inc_list):
     """CSR incidence of cells in the live constraint rows: the rows holding cell ``c``
     are ``inc_list[inc_ptr[c]:inc_ptr[c + 1]]``, in ascending order."""
@@ -321,7 +325,7 @@ def reduce_constraints(n_con, con_cells, con_len, con_cnt, con_alive, known,
             return passes
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def _find(parent, x):
     while parent[x] != x:
         parent[x] = parent[parent[x]]
@@ -352,12 +356,12 @@ def split_components(n_con, con_cells, con_len, con_alive, merge_groups,
     for k in range(n_con):
         if con_alive[k] == 0:
             continue
-        r0 = _find(parent, con_cells[k, 0])
+        r0 = _find(parent, np.int64(con_cells[k, 0]))
         stamp[con_cells[k, 0]] = 1
         for i in range(1, con_len[k]):
             c = con_cells[k, i]
             stamp[c] = 1
-            r = _find(parent, c)
+            r = _find(parent, np.int64(c))
             if r != r0:
                 if r < r0:
                     parent[r0] = r
@@ -464,215 +468,3 @@ def split_components(n_con, con_cells, con_len, con_alive, merge_groups,
             comp_cons[fill[ci]] = k
             fill[ci] += 1
     return n_comps, n_groups
-
-
-# ---------------------------------------------------------------- assistant: phase 2
-
-@njit(cache=True)
-def enumerate_component(n_groups, gsize, n_cons, ccnt, c_ptr, c_grp, g_ptr, g_con, order,
-                        max_nodes, binom, wsum, esum, has_mine, has_safe,
-                        val, wstk, mstk, cur, rem):
-    """Enumerate every assignment of mine counts to the groups of one component.
-
-    Group ``g`` holds ``gsize[g]`` interchangeable cells and takes ``0..gsize[g]`` mines
-    with weight C(gsize[g], k). Row ``r`` (groups ``c_grp[c_ptr[r]:c_ptr[r+1]]``) needs
-    exactly ``ccnt[r]`` mines. Groups are assigned in ``order``. For ``s`` = total cells,
-    the outputs (zeroed by the caller) are ``wsum[m]`` (total weight of solutions with
-    ``m`` mines), ``esum[g*(s+1)+m]`` (weighted mines in ``g``), ``has_mine``/``has_safe``
-    (some solution with ``m`` mines has a mine / a safe cell in ``g``). Returns the
-    number of search nodes, or -1 when it would exceed ``max_nodes``.
-    """
-    s = 0
-    for g in range(n_groups):
-        s += gsize[g]
-    stride = s + 1
-    for r in range(n_cons):
-        cur[r] = 0
-        t = 0
-        for p in range(c_ptr[r], c_ptr[r + 1]):
-            t += gsize[c_grp[p]]
-        rem[r] = t
-    nodes = 0
-    d = 0
-    val[0] = -1
-    wstk[0] = 1.0
-    mstk[0] = 0
-    while d >= 0:
-        g = order[d]
-        v = val[d]
-        if v < 0:
-            for p in range(g_ptr[g], g_ptr[g + 1]):
-                rem[g_con[p]] -= gsize[g]
-        else:
-            for p in range(g_ptr[g], g_ptr[g + 1]):
-                cur[g_con[p]] -= v
-        v += 1
-        if v > gsize[g]:
-            for p in range(g_ptr[g], g_ptr[g + 1]):
-                rem[g_con[p]] += gsize[g]
-            d -= 1
-            continue
-        val[d] = v
-        nodes += 1
-        if nodes > max_nodes:
-            return -1
-        ok = True
-        over = False
-        for p in range(g_ptr[g], g_ptr[g + 1]):
-            r = g_con[p]
-            cur[r] += v
-            if cur[r] > ccnt[r]:
-                ok = False
-                over = True
-            elif cur[r] + rem[r] < ccnt[r]:
-                ok = False
-        if not ok:
-            if over:
-                # more mines in g only makes it worse: leave the level
-                for p in range(g_ptr[g], g_ptr[g + 1]):
-                    cur[g_con[p]] -= v
-                    rem[g_con[p]] += gsize[g]
-                d -= 1
-            continue
-        w = wstk[d] * binom[gsize[g], v]
-        m = mstk[d] + v
-        if d == n_groups - 1:
-            wsum[m] += w
-            for i in range(n_groups):
-                gi = order[i]
-                k = val[i]
-                esum[gi * stride + m] += w * k
-                if k > 0:
-                    has_mine[gi * stride + m] = 1
-                if k < gsize[gi]:
-                    has_safe[gi * stride + m] = 1
-        else:
-            d += 1
-            val[d] = -1
-            wstk[d] = w
-            mstk[d] = m
-    return nodes
-
-
-@njit(cache=True)
-def enumerate_components(n_comps, comp_gptr, comp_kptr, comp_cons, grp_cptr, grp_cells,
-                         grp_size, group_of_cell, con_cells, con_len, con_cnt,
-                         max_groups, max_nodes, binom, w_off, e_off, wsum, esum, has_mine,
-                         has_safe, known, comp_status, comp_nodes,
-                         c_ptr, c_grp, g_ptr, g_con, order, stamp, val, wstk, mstk, cur, rem,
-                         ccnt):
-    """Enumerate each component (unless over a cap) and mark its certain cells.
-
-    Component ``ci`` with ``G`` groups and ``s`` cells writes ``wsum[w_off[ci]:][:s+1]``
-    and ``esum/has_mine/has_safe[e_off[ci]:][:G*(s+1)]`` laid out as in
-    :func:`enumerate_component` (the caller sizes them; ``w_off`` holds -1 for
-    components it chose not to enumerate). A group with no mine in any solution is SAFE, one
-    with no safe cell in any solution is MINE (written to ``known``). ``comp_status`` gets
-    COMP_OK, COMP_OVER_CELLS, COMP_OVER_NODES or COMP_NO_SOLUTION. Returns total nodes.
-    """
-    total_nodes = 0
-    n_all = stamp.shape[0]
-    for i in range(n_all):
-        stamp[i] = -1
-    for ci in range(n_comps):
-        g0 = comp_gptr[ci]
-        ng = comp_gptr[ci + 1] - g0
-        comp_nodes[ci] = 0
-        if ng > max_groups or w_off[ci] < 0:
-            comp_status[ci] = COMP_OVER_CELLS
-            continue
-        # local rows -> local groups (each group once per row)
-        nk = comp_kptr[ci + 1] - comp_kptr[ci]
-        p = 0
-        for r in range(nk):
-            k = comp_cons[comp_kptr[ci] + r]
-            c_ptr[r] = p
-            for i in range(con_len[k]):
-                g = group_of_cell[con_cells[k, i]] - g0
-                if stamp[g] != r:
-                    stamp[g] = r
-                    c_grp[p] = g
-                    p += 1
-        c_ptr[nk] = p
-        for g in range(ng + 1):
-            g_ptr[g] = 0
-        for q in range(p):
-            g_ptr[c_grp[q] + 1] += 1
-        for g in range(ng):
-            g_ptr[g + 1] += g_ptr[g]
-        for r in range(nk):
-            for q in range(c_ptr[r], c_ptr[r + 1]):
-                g = c_grp[q]
-                g_con[g_ptr[g]] = r
-                g_ptr[g] += 1
-        for g in range(ng, 0, -1):
-            g_ptr[g] = g_ptr[g - 1]
-        g_ptr[0] = 0
-        for g in range(ng):
-            stamp[g] = -1
-        # breadth-first order over groups, so rows close early
-        for g in range(ng):
-            val[g] = 0
-        head = 0
-        tail = 1
-        order[0] = 0
-        val[0] = 1
-        while head < tail:
-            g = order[head]
-            head += 1
-            for q in range(g_ptr[g], g_ptr[g + 1]):
-                r = g_con[q]
-                for q2 in range(c_ptr[r], c_ptr[r + 1]):
-                    h = c_grp[q2]
-                    if val[h] == 0:
-                        val[h] = 1
-                        order[tail] = h
-                        tail += 1
-        s = 0
-        for g in range(ng):
-            s += grp_size[g0 + g]
-        stride = s + 1
-        off = w_off[ci]
-        eo = e_off[ci]
-        w = wsum[off:off + stride]
-        e = esum[eo:eo + ng * stride]
-        hm = has_mine[eo:eo + ng * stride]
-        hs = has_safe[eo:eo + ng * stride]
-        for r in range(nk):
-            ccnt[r] = con_cnt[comp_cons[comp_kptr[ci] + r]]
-        nodes = enumerate_component(ng, grp_size[g0:g0 + ng], nk, ccnt, c_ptr, c_grp, g_ptr,
-                                    g_con, order, max_nodes, binom, w, e, hm, hs,
-                                    val, wstk, mstk, cur, rem)
-        if nodes < 0:
-            comp_status[ci] = COMP_OVER_NODES
-            comp_nodes[ci] = max_nodes
-            total_nodes += max_nodes
-            continue
-        comp_nodes[ci] = nodes
-        total_nodes += nodes
-        any_solution = False
-        for m in range(stride):
-            if w[m] > 0.0:
-                any_solution = True
-        if not any_solution:
-            comp_status[ci] = COMP_NO_SOLUTION
-            continue
-        comp_status[ci] = COMP_OK
-        for g in range(ng):
-            mine_ever = False
-            safe_ever = False
-            for m in range(stride):
-                if hm[g * stride + m] != 0:
-                    mine_ever = True
-                if hs[g * stride + m] != 0:
-                    safe_ever = True
-            mark = UNKNOWN
-            if not mine_ever:
-                mark = SAFE
-            elif not safe_ever:
-                mark = MINE
-            if mark != UNKNOWN:
-                gg = g0 + g
-                for q in range(grp_cptr[gg], grp_cptr[gg + 1]):
-                    known[grp_cells[q]] = mark
-    return total_nodes

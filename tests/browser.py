@@ -79,11 +79,61 @@ class Watched:
                 if not (self.http_errors_expected and _HTTP_ERROR.search(e))]
 
 
-def open_page(browser, viewport=(1280, 860)):
-    """A fresh context and page (call ``watched.page.context.close()`` when done)."""
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+def open_page(browser, viewport=(1280, 860), touch=False):
+    """A fresh context and page (call ``watched.page.context.close()`` when done); with
+    ``touch``, a phone-like context (touch events, mobile viewport rules)."""
+    extra = {"has_touch": True, "is_mobile": True} if touch else {}
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
+                                  **extra)
     context.set_default_timeout(TIMEOUT_MS)
     return Watched(context.new_page())
+
+
+@pytest.fixture
+def touched(browser):
+    """A touch-enabled page, failing the test on a script or console error (as
+    ``watched``); drive it with :class:`Finger`."""
+    w = open_page(browser, touch=True)
+    yield w
+    w.page.context.close()
+    assert w.unexpected() == []
+
+
+class Finger:
+    """One finger on a touch page: real touchstart/touchmove/touchend events sent
+    through the Chrome DevTools Protocol (``Input.dispatchTouchEvent``), in CSS pixels
+    of the viewport."""
+
+    def __init__(self, page):
+        self.page = page
+        self.cdp = page.context.new_cdp_session(page)
+
+    def _send(self, kind, points):
+        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+            {"x": x, "y": y, "id": 0} for x, y in points]})
+
+    def down(self, x, y):
+        self._send("touchStart", [(x, y)])
+        self.at = (x, y)
+
+    def move(self, x, y, steps=1):
+        x0, y0 = self.at
+        for k in range(1, steps + 1):
+            self._send("touchMove", [(x0 + (x - x0) * k / steps, y0 + (y - y0) * k / steps)])
+        self.at = (x, y)
+
+    def up(self):
+        self._send("touchEnd", [])
+
+    def tap(self, x, y):
+        self.down(x, y)
+        self.up()
+
+    def press(self, x, y, ms):
+        """Touch and hold for ``ms`` milliseconds of real time, then lift."""
+        self.down(x, y)
+        self.page.wait_for_timeout(ms)
+        self.up()
 
 
 @pytest.fixture

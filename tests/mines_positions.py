@@ -32,3 +32,25 @@ def random_position(rng, wrong_flags=0.0):
         else:
             game.open(obs.cell_of(c))
     return game
+
+
+def trajectory(level, seed, assistant):
+    """The observations a guessing player meets, before each analysis, from a zero in the
+    middle of the top face to the end (certain moves first, else the best guess)."""
+    from levelforge.mines import best_guess
+    game = Game(level, seed=seed)
+    lv = game.level
+    game.open((lv.width // 2, lv.height // 2, 0))
+    while game.status == "playing":
+        obs = game.observe()
+        yield obs
+        analysis = assistant.analyze(obs, exact=True)
+        if not analysis.moves:
+            game.open(best_guess(obs, analysis.probabilities))
+            continue
+        for move in analysis.moves:
+            if game.status != "playing":
+                break
+            cell_state = game.observe().state[move.cell[2], move.cell[1], move.cell[0]]
+            if cell_state == K.CLOSED:
+                (game.open if move.action == "open" else game.flag)(move.cell)

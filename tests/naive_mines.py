@@ -191,3 +191,135 @@ def weighted_enumeration(sizes, rows):
 def constraints(state, nums, w, h, d):
     """The constraints of a position: [(sorted flat cells, count)] (rows with cells)."""
     return [(sorted(cs), cnt) for cs, cnt in _constraints(state, nums, w, h, d) if cs]
+
+
+def certain_cells_sat(state, nums, remaining, w, h, d, use_count=False):
+    """Every cell the constraints prove, decided by Z3 (an oracle independent of the kernels).
+
+    Plain mode (``use_count=False``) uses the global count only when ``remaining`` is 0
+    or equals the closed cells, like the assistant; with ``use_count`` the frontier and
+    the ``u`` closed cells off it hold exactly ``remaining`` mines. Returns flat
+    ``(safe, mines)`` sets, or None on a contradiction.
+    """
+    import z3
+    closed = [i for i, s in enumerate(state) if s == CLOSED]
+    if remaining < 0 or remaining > len(closed):
+        return None
+    cons = _constraints(state, nums, w, h, d)
+    frontier = sorted({j for cs, _ in cons for j in cs})
+    rest = sorted(set(closed) - set(frontier))
+    solver = z3.Solver()
+    var = {c: z3.Int(f"c{c}") for c in frontier}
+    for v in var.values():
+        solver.add(v >= 0, v <= 1)
+    for cs, cnt in cons:
+        solver.add(z3.Sum([var[j] for j in cs] + [z3.IntVal(0)]) == cnt)
+    off = z3.Int("off")
+    count_rule = use_count or remaining in (0, len(closed))
+    if count_rule:
+        solver.add(off >= 0, off <= len(rest),
+                   z3.Sum(list(var.values()) + [z3.IntVal(0)]) + off == remaining)
+    if solver.check() != z3.sat:
+        return None
+    seen = {c: set() for c in frontier}
+
+    def record(model):
+        for c in frontier:
+            seen[c].add(model.eval(var[c], model_completion=True).as_long())
+
+    record(solver.model())
+    for c in frontier:
+        for value in (0, 1):
+            if value in seen[c]:
+                continue
+            solver.push()
+            solver.add(var[c] == value)
+            if solver.check() == z3.sat:
+                record(solver.model())
+            solver.pop()
+    safe = {c for c in frontier if seen[c] == {0}}
+    mines = {c for c in frontier if seen[c] == {1}}
+    if count_rule and rest:
+        for test, cells, target in ((off > 0, rest, safe), (off < len(rest), rest, mines)):
+            solver.push()
+            solver.add(test)
+            if solver.check() != z3.sat:
+                target |= set(cells)
+            solver.pop()
+    return safe, mines
+
+
+def board_figures(mines, w, h, d):
+    """``(3BV, openings)``: regions of zeros joined by the 26 neighbourhood, and the safe
+    cells no zero touches, each one more click."""
+    nums = numbers(mines, w, h, d)
+    zeros = {c for c in cells(w, h, d) if c not in mines and nums[flat(c, w, h)] == 0}
+    seen, covered, openings = set(), set(), 0
+    for z in zeros:
+        if z in seen:
+            continue
+        openings += 1
+        seen.add(z)
+        todo = [z]
+        while todo:
+            c = todo.pop()
+            covered.add(c)
+            for nb in neighbours(c, w, h, d):
+                covered.add(nb)
+                if nb in zeros and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+    lone = [c for c in cells(w, h, d) if c not in mines and c not in covered]
+    return openings + len(lone), openings
+
+
+def single_number_play(mines, start, w, h, d):
+    """Whether a player using single numbers only (and the surface rule) clears the board
+    from the open ``start``: a number whose unknown neighbours are all mines or all safe
+    settles them; proved cells are opened or flagged once selectable."""
+    all_cells = cells(w, h, d)
+    n = len(all_cells)
+    nb26 = [[flat(nb, w, h) for nb in neighbours(c, w, h, d)] for c in all_cells]
+    nb6 = [[flat(nb, w, h) for nb in neighbours(c, w, h, d, diagonal=False)] for c in all_cells]
+    edge = [on_boundary(c, w, h, d) for c in all_cells]
+    mine = [c in mines for c in all_cells]
+    nums = [sum(mine[j] for j in nb26[i]) for i in range(n)]
+    state = [CLOSED] * n
+    known = {}
+
+    def open_from(i):                          # the cascade of a click on safe cell i
+        todo = [i]
+        state[i] = OPEN
+        while todo:
+            c = todo.pop()
+            if nums[c] == 0:
+                for j in nb26[c]:
+                    if state[j] == CLOSED:
+                        state[j] = OPEN
+                        todo.append(j)
+
+    open_from(flat(start, w, h))
+    while True:
+        progress = False
+        for i in range(n):
+            if state[i] != OPEN:
+                continue
+            nbs = [j for j in nb26[i] if state[j] != OPEN]
+            unknown = [j for j in nbs if j not in known]
+            need = nums[i] - sum(known.get(j) == "mine" for j in nbs)
+            if unknown and need in (0, len(unknown)):
+                for j in unknown:
+                    known[j] = "safe" if need == 0 else "mine"
+                progress = True
+        for i, what in list(known.items()):
+            if state[i] != CLOSED or not (edge[i] or any(state[j] != CLOSED for j in nb6[i])):
+                continue
+            if what == "safe":
+                open_from(i)
+            else:
+                state[i] = FLAGGED
+            progress = True
+        if state.count(OPEN) == n - len(mines):
+            return True
+        if not progress:
+            return False

@@ -7,7 +7,7 @@ from levelforge.engine import mines as K
 from levelforge.mines import Assistant, Game, Level, Move, autoplay
 
 import naive_mines as naive
-from mines_positions import random_position
+from mines_positions import random_position, trajectory
 
 
 def _positions(rng):
@@ -30,7 +30,7 @@ def _reference(obs):
 
 def test_assistant_matches_bruteforce_reference_on_random_positions():
     rng = np.random.default_rng(2024)
-    assistant = Assistant()
+    assistants = [Assistant(), Assistant(complete=True)]
     compared = 0
     found = 0
     for _ in range(4000):
@@ -41,16 +41,17 @@ def test_assistant_matches_bruteforce_reference_on_random_positions():
         ref = _reference(obs)
         if ref == "skip":
             continue
-        got = assistant.analyze(obs)
-        assert got.skipped == 0
-        if ref is None:
-            assert got.status == "contradiction"
-            continue
-        assert got.status != "contradiction"
-        assert _flat(obs, got.safe) == ref[0]
-        assert _flat(obs, got.mines) == ref[1]
-        compared += 1
-        found += len(ref[0]) + len(ref[1])
+        for assistant in assistants:
+            got = assistant.analyze(obs)
+            assert got.skipped == 0
+            if ref is None:
+                assert got.status == "contradiction"
+                continue
+            assert got.status != "contradiction"
+            assert _flat(obs, got.safe) == ref[0]
+            assert _flat(obs, got.mines) == ref[1]
+        compared += ref is not None
+        found += 0 if ref is None else len(ref[0]) + len(ref[1])
     assert compared > 2500 and found > 2000
 
 
@@ -154,6 +155,71 @@ def test_analyze_rejects_non_observation_and_bad_caps():
         Assistant(max_component_cells=0)
     with pytest.raises(ConfigError):
         Assistant(max_nodes=True)
+    with pytest.raises(ConfigError):
+        Assistant(complete="yes")
+
+
+# ------------------------------------------------------------------ complete mode
+
+def _over_the_caps(per_level=3):
+    """Positions of guessing games where the design's caps skip a component."""
+    found = []
+    complete, capped = Assistant(complete=True), Assistant()
+    for level, seeds in (("hard", range(3)), ("30x16x1-99", range(8)), ("normal", range(4))):
+        mine = []
+        for seed in seeds:
+            for obs in trajectory(level, seed, complete):
+                if len(mine) < per_level and (capped.analyze(obs).skipped
+                                              or capped.analyze(obs, exact=True).skipped):
+                    mine.append(obs)
+        found += mine
+    return found
+
+
+def test_default_assistant_keeps_the_design_caps():
+    assert Assistant().to_dict() == {"max_component_cells": 22, "max_nodes": 200_000,
+                                     "complete": False}
+    assert Assistant(complete=True, max_nodes=50).to_dict()["max_nodes"] == 50
+
+
+def test_complete_assistant_finds_every_cell_the_oracle_finds():
+    positions = _over_the_caps()
+    assert len(positions) >= 8
+    complete, capped = Assistant(complete=True), Assistant()
+    more = 0
+    for obs in positions:
+        flat = (obs.state.reshape(-1).tolist(), obs.numbers.reshape(-1).tolist())
+        for exact in (False, True):
+            ref = naive.certain_cells_sat(*flat, obs.remaining_mines, obs.width, obs.height,
+                                          obs.depth, use_count=exact)
+            got = complete.analyze(obs, exact=exact)
+            assert got.skipped == 0 and got.status != "contradiction"
+            assert (_flat(obs, got.safe), _flat(obs, got.mines)) == ref
+            low = capped.analyze(obs, exact=exact)
+            assert _flat(obs, low.safe) <= ref[0] and _flat(obs, low.mines) <= ref[1]
+            more += len(got.safe) + len(got.mines) > len(low.safe) + len(low.mines)
+            if exact:
+                p = got.probabilities
+                closed = obs.state == K.CLOSED
+                assert np.isfinite(p[closed]).all()
+                assert np.sum(p[closed]) == pytest.approx(obs.remaining_mines)
+    assert more >= 3            # past the caps, more cells are proved
+
+
+def test_complete_assistant_reports_a_component_over_its_budget():
+    obs = _tube([2, 0, 3, 1, 5])
+    tight = Assistant(complete=True, max_nodes=5).analyze(obs, exact=True)
+    assert tight.skipped == 1 and np.isnan(tight.probabilities).all()
+    assert tight.status == "stuck"          # never guessed
+    assert Assistant(complete=True).analyze(obs, exact=True).skipped == 0
+
+
+def test_issue_position_past_the_caps_is_solved_by_the_complete_assistant():
+    game = Game("30x16x1-99", 10)
+    assert autoplay(game, exact=True).status == "stuck"
+    assert Assistant().analyze(game.observe(), exact=True).skipped == 1
+    got = Assistant(complete=True).analyze(game.observe(), exact=True)
+    assert got.skipped == 0 and (11, 8, 0) in got.safe
 
 
 # ------------------------------------------------------------------ exact mode
@@ -278,6 +344,37 @@ def test_autoplay_1000_games_never_opens_a_mine_and_flags_only_mines():
     assert outcomes.get("won", 0) > 300 and outcomes.get("stuck", 0) > 10
 
 
+def test_autoplay_guess_best_opens_the_lowest_probability_cell():
+    from levelforge.mines import best_guess
+    guessed = won = lost = 0
+    for seed in range(40):
+        game = Game("16x16x1-40", seed=seed)
+        game.open((8, 8, 0))
+        while game.status == "playing":
+            obs = game.observe()
+            a = Assistant(complete=True).analyze(obs, exact=True)
+            if a.moves:
+                for move in a.moves:
+                    x, y, z = move.cell
+                    if game.status == "playing" and game.observe().state[z, y, x] == K.CLOSED:
+                        (game.open if move.action == "open" else game.flag)(move.cell)
+                continue
+            cell = best_guess(obs, a.probabilities)
+            p = a.probabilities[obs.selectable & (obs.state == K.CLOSED)]
+            assert a.probabilities[cell[2], cell[1], cell[0]] == pytest.approx(p.min())
+            guessed += 1
+            game.open(cell)
+        won += game.status == "won"
+        lost += game.status == "lost"
+        again = autoplay(Game("16x16x1-40", seed=seed), Assistant(complete=True),
+                         start=(8, 8, 0), exact=True, guess="best")
+        assert again.status == game.status          # the same choices, the same end
+        assert again.guesses >= 1 or again.status == "won"
+    assert guessed > 10 and won > 20 and lost > 0
+    with pytest.raises(ConfigError, match="guess"):
+        autoplay(Game("easy"), guess="random")
+
+
 def test_autoplay_reports_what_happened():
     game = Game("hard", seed=1)
     result = autoplay(game, Assistant(), start=(0, 0, 0))
@@ -286,3 +383,35 @@ def test_autoplay_reports_what_happened():
     assert result.status == game.status or result.status == "stuck"
     assert result.opens + 1 <= game.opened
     assert set(result.to_dict()) >= {"status", "opens", "flags", "decisions", "decision_ms"}
+
+
+def test_best_guess_without_probabilities_uses_single_numbers():
+    from levelforge.mines import best_guess
+    for seed in range(20):
+        game = Game("16x16x1-40", seed=seed)
+        game.open((8, 8, 0))
+        if game.status != "playing":
+            continue
+        obs = game.observe()
+        cell = best_guess(obs, np.full(obs.shape, np.nan))
+        assert best_guess(obs, None) == cell      # None: no probability known
+        state, numbers = obs.state[0], obs.numbers[0]
+
+        def estimate(x, y):
+            shares = []
+            for nx in range(x - 1, x + 2):
+                for ny in range(y - 1, y + 2):
+                    if 0 <= nx < 16 and 0 <= ny < 16 and state[ny, nx] == K.OPEN:
+                        around = [(i, j) for i in range(nx - 1, nx + 2)
+                                  for j in range(ny - 1, ny + 2)
+                                  if 0 <= i < 16 and 0 <= j < 16 and (i, j) != (nx, ny)]
+                        closed = [c for c in around if state[c[1], c[0]] == K.CLOSED]
+                        flags = [c for c in around if state[c[1], c[0]] == K.FLAGGED]
+                        if closed:
+                            shares.append((numbers[ny, nx] - len(flags)) / len(closed))
+            return max(shares) if shares else obs.remaining_mines / (state == K.CLOSED).sum()
+
+        best = min(estimate(x, y) for y in range(16) for x in range(16)
+                   if state[y, x] == K.CLOSED)
+        assert state[cell[1], cell[0]] == K.CLOSED
+        assert estimate(cell[0], cell[1]) == pytest.approx(best)

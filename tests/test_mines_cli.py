@@ -66,3 +66,32 @@ def test_bad_arguments_exit_2(capsys):
     assert "unknown level" in capsys.readouterr().err
     assert levelforge_main(["mines", "autoplay", "--games", "0"]) == 2
     assert levelforge_main(["mines", "play", "--share", "seed=1&level=easy"]) == 2
+
+
+def test_no_guess_play_rates_the_board_and_hints_complete(monkeypatch, capsys):
+    script = "rate\nopen 15 8 0\nrate\nhint complete\ncode\nquit\n"
+    rc, out = _run(monkeypatch, capsys, ["play", "--level", "30x16x1-99", "--seed", "3",
+                                         "--no-guess"], script)
+    assert rc == 0 and "no guessing needed" in out
+    assert "illegal: rating: open the first cell first" in out
+    assert "certain moves win from the first open" in out
+    assert "seed=3&level=30x16x1-99&start=15,8,0&no_guess=1" in out
+    assert "assistant: moves" in out
+    _, out = _run(monkeypatch, capsys, ["play", "--share",
+                                        "seed=3&level=30x16x1-99&start=15,8,0&no_guess=1"],
+                  "rate\nquit\n")
+    assert "certain moves win from the first open" in out
+
+
+def test_autoplay_no_guess_complete_wins_every_game(monkeypatch, capsys):
+    rc, out = _run(monkeypatch, capsys, ["autoplay", "--level", "normal", "--games", "20",
+                                         "--no-guess", "--complete", "--json", "--quiet"])
+    summary = json.loads(out)
+    assert rc == 0 and summary["won"] == 20 and summary["no_guess"] is True
+    assert summary["assistant"]["complete"] is True
+    _, out = _run(monkeypatch, capsys, ["autoplay", "--level", "9x9-10", "--games", "20",
+                                        "--guess", "best", "--json", "--quiet"])
+    summary = json.loads(out)
+    assert summary["stuck"] == 0 and summary["won"] + summary["lost"] == 20
+    assert summary["guesses_per_game"] > 0
+    assert levelforge_main(["mines", "autoplay", "--no-guess", "hard", "--quiet"]) == 2

@@ -198,7 +198,7 @@ def test_chord_opens_other_closed_neighbours_when_flags_equal_number():
             c = obs.cell_of(i)
             nbs = naive.neighbours(c, 6, 6, 3)
             closed = [nb for nb in nbs if obs.state[nb[2], nb[1], nb[0]] == K.CLOSED]
-            if all(obs.selectable[nb[2], nb[1], nb[0]] for nb in closed if nb in mines) \
+            if all(obs.selectable[nb[2], nb[1], nb[0]] for nb in closed) \
                     and any(nb not in mines for nb in closed):
                 for nb in closed:
                     if nb in mines:
@@ -210,6 +210,46 @@ def test_chord_opens_other_closed_neighbours_when_flags_equal_number():
                 assert game.status in ("playing", "won")
                 return
     pytest.fail("no chord position found")
+
+
+def test_chord_opens_only_selectable_cells():
+    # the reproduction: (8, 8, 1) is not selectable, so the chord must not open it
+    game = Game("hard", 0)
+    game.open((5, 5, 0))
+    game.flag((8, 6, 0))
+    game.flag((7, 8, 0))
+    with pytest.raises(InvalidMoveError, match="not selectable"):
+        game.open((8, 8, 1))
+    assert game.chord((7, 7, 0)) > 0 and game.status == "playing"
+    assert game.observe().state[1, 8, 8] == K.CLOSED
+    # and in general: a chord opens the cascades of the neighbours selectable before it
+    checked = 0
+    for seed in range(60):
+        game = Game("6x6x4-30", seed=seed)
+        game.open((2, 2, 0))
+        mines = _mines(game)
+        obs = game.observe()
+        for i in np.flatnonzero(obs.numbers.reshape(-1) > 0):
+            c = obs.cell_of(i)
+            nbs = naive.neighbours(c, 6, 6, 4)
+            wanted = [nb for nb in nbs if nb in mines]
+            if not all(obs.selectable[z, y, x] or obs.state[z, y, x] == K.FLAGGED
+                       for x, y, z in wanted):
+                continue
+            for nb in wanted:
+                if obs.state[nb[2], nb[1], nb[0]] != K.FLAGGED:
+                    game.flag(nb)
+            before = game.observe()
+            flat = before.state.reshape(-1).tolist()
+            expected = set(_open_cells(game))
+            for x, y, z in nbs:
+                if before.state[z, y, x] == K.CLOSED and before.selectable[z, y, x]:
+                    expected |= naive.cascade((x, y, z), flat, mines, 6, 6, 4)
+            game.chord(c)
+            assert _open_cells(game) == expected
+            checked += 1
+            break
+    assert checked > 20
 
 
 def test_chord_with_wrong_flag_count_is_illegal_and_changes_nothing():

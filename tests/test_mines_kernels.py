@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from levelforge.engine import mines as K
+from levelforge.engine import mines_enum as E
 
 import naive_mines as naive
 from mines_positions import random_position
@@ -25,7 +26,8 @@ def _build(obs):
     ln = np.zeros(n, np.int32)
     cnt = np.zeros(n, np.int32)
     alive = np.zeros(n, np.uint8)
-    k = K.build_constraints(state, numbers, nb26, con, ln, cnt, alive)
+    known = np.where(state == K.FLAGGED, K.MINE, K.UNKNOWN).astype(np.int8)
+    k = K.build_constraints(state, numbers, known, nb26, con, ln, cnt, alive)
     return k, con, ln, cnt, alive, n
 
 
@@ -52,6 +54,34 @@ def test_build_constraints_matches_naive():
         bad = any(c < 0 or c > len(cs) for cs, c in ref) or any(
             c != 0 for cs, c in naive._constraints(state.tolist(), numbers.tolist(), obs.width,
                                                   obs.height, obs.depth) if not cs)
+        if bad:
+            assert k == -1
+        else:
+            assert _rows(k, con, ln, cnt, alive) == sorted(ref)
+
+
+def test_build_constraints_leaves_out_known_cells():
+    rng = np.random.default_rng(8)
+    for obs in _positions(4, 200):
+        state, numbers, n = _arrays(obs)
+        w, h, d = obs.width, obs.height, obs.depth
+        known = np.where(state == K.FLAGGED, K.MINE, K.UNKNOWN).astype(np.int8)
+        closed = np.flatnonzero(state == K.CLOSED)
+        known[closed] = rng.choice([K.UNKNOWN, K.UNKNOWN, K.SAFE, K.MINE], size=closed.size)
+        nb26 = K.board_tables(w, h, d)[0]
+        con, ln = np.empty((n, 26), np.int32), np.zeros(n, np.int32)
+        cnt, alive = np.zeros(n, np.int32), np.zeros(n, np.uint8)
+        k = K.build_constraints(state, numbers, known, nb26, con, ln, cnt, alive)
+        ref, bad = [], False
+        for i, cell in enumerate(naive.cells(w, h, d)):
+            if state[i] != K.OPEN:
+                continue
+            nbs = [naive.flat(nb, w, h) for nb in naive.neighbours(cell, w, h, d)]
+            free = sorted(j for j in nbs if state[j] != K.OPEN and known[j] == K.UNKNOWN)
+            need = numbers[i] - sum(state[j] != K.OPEN and known[j] == K.MINE for j in nbs)
+            bad |= need < 0 or need > len(free)
+            if free:
+                ref.append((free, int(need)))
         if bad:
             assert k == -1
         else:
@@ -179,49 +209,100 @@ def _group_system(draw):
     return sizes, rows
 
 
-def _run_enumeration(sizes, rows, max_nodes=10**6):
+def _system_arrays(sizes, rows):
+    """The kernels' form of a group system: groups of each row, rows of each group."""
+    i32 = np.int32
+    c_ptr = np.zeros(len(rows) + 1, i32)
+    c_grp = np.array([g for gs, _ in rows for g in gs], i32)
+    c_ptr[1:] = np.cumsum([len(gs) for gs, _ in rows])
+    g_lists = [[r for r, (gs, _) in enumerate(rows) if g in gs] for g in range(len(sizes))]
+    g_ptr = np.zeros(len(sizes) + 1, i32)
+    g_ptr[1:] = np.cumsum([len(x) for x in g_lists])
+    g_con = np.array([r for x in g_lists for r in x], i32)
+    return c_ptr, c_grp, g_ptr, g_con
+
+
+def _run_count(sizes, rows, track_m=True, q=None, qf=None, max_states=10**6):
+    """The frontier count of one component through the kernels, with small pools."""
     ng, nk = len(sizes), len(rows)
     s = sum(sizes)
-    c_ptr = np.zeros(nk + 1, np.int32)
-    c_grp = np.array([g for gs, _ in rows for g in gs], np.int32)
-    c_ptr[1:] = np.cumsum([len(gs) for gs, _ in rows])
-    g_lists = [[r for r, (gs, _) in enumerate(rows) if g in gs] for g in range(ng)]
-    g_ptr = np.zeros(ng + 1, np.int32)
-    g_ptr[1:] = np.cumsum([len(x) for x in g_lists])
-    g_con = np.array([r for x in g_lists for r in x], np.int32)
-    order = np.arange(ng, dtype=np.int32)[::-1].copy()
-    wsum = np.zeros(s + 1)
-    esum = np.zeros(ng * (s + 1))
-    hm = np.zeros(ng * (s + 1), np.uint8)
-    hs = np.zeros(ng * (s + 1), np.uint8)
-    nodes = K.enumerate_component(
-        ng, np.array(sizes, np.int32), nk, np.array([c for _, c in rows], np.int32), c_ptr,
-        c_grp, g_ptr, g_con, order, max_nodes, BINOM, wsum, esum, hm, hs,
-        np.zeros(ng + 1, np.int32), np.zeros(ng + 1), np.zeros(ng + 1, np.int32),
-        np.zeros(nk, np.int32), np.zeros(nk, np.int32))
-    return nodes, wsum, esum.reshape(ng, s + 1), hm.reshape(ng, s + 1), hs.reshape(ng, s + 1)
+    i32, i64 = np.int32, np.int64
+    c_ptr, c_grp, g_ptr, g_con = _system_arrays(sizes, rows)
+    order = np.zeros(ng + 1, i32)
+    work = [np.zeros(max(ng, nk) + 2, i32) for _ in range(9)]
+    E.bfs_order(ng, 0, c_ptr, c_grp, g_ptr, g_con, order, work[0])
+    assert sorted(order[:ng].tolist()) == list(range(ng))
+    st, ed = np.zeros((4, 6), i64), np.zeros((4, 2), i32)
+    keys, ht = np.zeros(4, np.int8), np.zeros((4, 2), i64)
+    fp = np.zeros(4)
+    ep = np.ones(1, i64)                # hash stamps never repeat across the retries
+    while True:           # grow the pools the way the workspace does
+        top, lay = np.zeros(4, i64), np.zeros(ng + 2, i32)
+        nodes = E.forward_pass(ng, np.array(sizes, i32), nk, np.array([c for _, c in rows], i32),
+                               c_ptr, c_grp, g_ptr, g_con, order, track_m, max_states, top, st,
+                               ed, keys, ht, ep, fp, BINOM, lay, *work,
+                               np.zeros((27, 3), i64))
+        if nodes == E.NEED_STATES:
+            st = np.zeros((2 * len(st), 6), i64)
+        elif nodes == E.NEED_EDGES:
+            ed = np.zeros((2 * len(ed), 2), i32)
+        elif nodes == E.NEED_KEYS:
+            keys = np.zeros(2 * len(keys), np.int8)
+        elif nodes == E.NEED_HASH:
+            ht = np.zeros((2 * len(ht), 2), i64)
+        elif nodes == E.NEED_WEIGHTS:
+            fp = np.zeros(2 * len(fp))
+        else:
+            break
+    if nodes < 0:
+        return nodes, None
+    fin = lay[ng]
+    lo, hi = int(st[fin, E.LO]), int(st[fin, E.HI])
+    totals = np.zeros(s + 1)
+    totals[lo:hi + 1] = fp[st[fin, E.FOFF]:st[fin, E.FOFF] + hi - lo + 1]
+    span = hi - lo + 1
+    qq = np.ones(span) if q is None else np.asarray(q, float)[lo:hi + 1].copy()
+    qb = np.ones(span, np.uint8) if qf is None else np.asarray(qf, np.uint8)[lo:hi + 1].copy()
+    out = [np.zeros(ng), np.zeros(ng), np.zeros(ng, np.uint8), np.zeros(ng, np.uint8)]
+    E.backward_pass(ng, np.array(sizes, i32), order, track_m, lay, st, ed, fp, np.zeros(len(fp)),
+                    np.zeros(len(fp), np.uint8), BINOM, qq, qb, *out)
+    return nodes, (totals, *out)
 
 
 @settings(max_examples=300, deadline=None)
-@given(_group_system())
-def test_enumerate_component_matches_weighted_bruteforce(system):
+@given(_group_system(), st.data())
+def test_frontier_count_matches_weighted_bruteforce(system, data):
     sizes, rows = system
-    nodes, wsum, esum, hm, hs = _run_enumeration(sizes, rows)
-    ref = naive.weighted_enumeration(sizes, rows)
+    s = sum(sizes)
+    ref_w, ref_e, ref_hm, ref_hs = (np.array(a, float) for a in
+                                    naive.weighted_enumeration(sizes, rows))
+    q = np.array(data.draw(st.lists(st.floats(0.0, 3.0), min_size=s + 1, max_size=s + 1)))
+    qf = q > 0
+    nodes, out = _run_count(sizes, rows, True, q, qf)
+    if not ref_w.any():
+        assert nodes == -2 and out is None
+        return
     assert nodes >= 1
-    assert wsum.tolist() == pytest.approx(ref[0])
-    assert esum.tolist() == [pytest.approx(r) for r in ref[1]]
-    assert hm.tolist() == [[int(v) for v in r] for r in ref[2]]
-    assert hs.tolist() == [[int(v) for v in r] for r in ref[3]]
+    totals, ge, gz, hm, hs = out
+    assert totals.tolist() == pytest.approx(ref_w.tolist())
+    assert gz == pytest.approx(np.full(len(sizes), (q * ref_w).sum()))
+    assert ge == pytest.approx((ref_e * q).sum(axis=1))
+    assert hm.tolist() == (ref_hm[:, qf] > 0).any(axis=1).astype(int).tolist()
+    assert hs.tolist() == (ref_hs[:, qf] > 0).any(axis=1).astype(int).tolist()
+    # without totals: one state per assignment prefix class, admissibility only
+    nodes, (_, _, _, hm2, hs2) = _run_count(sizes, rows, False)
+    assert hm2.tolist() == (ref_hm > 0).any(axis=1).astype(int).tolist()
+    assert hs2.tolist() == (ref_hs > 0).any(axis=1).astype(int).tolist()
 
 
-def test_enumerate_component_reports_the_node_cap():
+def test_frontier_count_reports_the_state_cap_and_merges_states():
     sizes = [1] * 12
     rows = [(list(range(12)), 6)]
-    nodes, *_ = _run_enumeration(sizes, rows, max_nodes=50)
-    assert nodes == -1
-    nodes, wsum, *_ = _run_enumeration(sizes, rows)
-    assert nodes > 50 and wsum[6] == 924        # C(12, 6) solutions
+    nodes, out = _run_count(sizes, rows, max_states=20)
+    assert nodes == -1 and out is None
+    nodes, (totals, *_) = _run_count(sizes, rows)
+    assert totals[6] == 924                      # C(12, 6) solutions...
+    assert nodes <= 12 * 7 + 1                   # ...from at most 7 partial sums a layer
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -240,3 +321,32 @@ def test_place_mines_uniform_count_and_exclusion(seed):
     cells = naive.cells(w, h, d)
     banned = {cells[start], *naive.neighbours(cells[start], w, h, d)}
     assert not {cells[i] for i in np.flatnonzero(mine)} & banned
+
+
+@settings(max_examples=150, deadline=None)
+@given(_group_system(), st.integers(0, 12), st.sampled_from([10, 10**6]))
+def test_witness_search_matches_bruteforce_and_never_claims_too_much(system, m_hi, budget):
+    sizes, rows = system
+    ng, nk = len(sizes), len(rows)
+    i32 = np.int32
+    c_ptr, c_grp, g_ptr, g_con = _system_arrays(sizes, rows)
+    work = [np.zeros(max(ng, nk) + 2, i32) for _ in range(7)]
+    hm, hs = np.zeros(ng, np.uint8), np.zeros(ng, np.uint8)
+    nodes, unresolved = E.witness_search(
+        ng, np.array(sizes, i32), nk, np.array([c for _, c in rows], i32), c_ptr, c_grp, g_ptr,
+        g_con, m_hi, budget, hm, hs, *work, np.zeros(26 * ng + 27, i32),
+        np.zeros((ng + 1, 4), np.int64))
+    _, _, ref_hm, ref_hs = (np.array(a) for a in naive.weighted_enumeration(sizes, rows))
+    ref_hm = (ref_hm[:, :m_hi + 1] > 0).any(axis=1)
+    ref_hs = (ref_hs[:, :m_hi + 1] > 0).any(axis=1)
+    if not ref_hm.any() and not ref_hs.any():
+        assert nodes in (-1, -2) or unresolved > 0 or (not hm.any() and not hs.any())
+        return
+    if nodes == -2:
+        pytest.fail("a solvable system was called contradictory")
+    if nodes >= 0:
+        # sound: a group called safe (no mine anywhere) or mine is one, in every case
+        assert (hm.astype(bool) >= ref_hm).all() and (hs.astype(bool) >= ref_hs).all()
+        if unresolved == 0:
+            assert hm.astype(bool).tolist() == ref_hm.tolist()
+            assert hs.astype(bool).tolist() == ref_hs.tolist()

@@ -171,3 +171,32 @@ def test_a_scenario_file_is_played(tmp_path):
         bad = c.get("/api/defense/new?scenario=other")
         assert bad.json()["error"] == ("unknown scenario 'other': this server has lighthouse "
                                        "or harbour.json")
+
+
+def test_mines_no_guess_share_code_and_complete_hints(client):
+    first = client.get("/api/mines/new?level=beginner2d&seed=0&no_guess=1").json()
+    assert first["no_guess"] is True and first["status"] == "ready"
+    gid = first["game"]
+    answer = client.post("/api/mines/act", json={"game": gid, "action": "open",
+                                                 "cell": [4, 4, 0]}).json()
+    assert answer["share"] == "seed=0&level=beginner2d&start=4,4,0&no_guess=1"
+    twin = Game.from_share_code(answer["share"])
+    _public(answer, twin)
+    again = client.get("/api/mines/new?" + answer["share"]).json()
+    _public(again, twin)
+    while answer["status"] == "playing":  # the hint endpoint alone wins it
+        hint = client.get(f"/api/mines/hint?game={gid}").json()
+        want = Assistant(complete=True).analyze(twin.observe())
+        assert hint["status"] == want.status == "moves"
+        assert [m["cell"] for m in hint["moves"]] == [list(m.cell) for m in want.moves]
+        for move in want.moves:
+            if twin.status == "playing" and twin.observe().state[move.cell[::-1]] == 0:
+                answer = client.post("/api/mines/act", json={
+                    "game": gid, "action": move.action, "cell": list(move.cell)}).json()
+                getattr(twin, move.action)(move.cell)
+                assert "rating" not in answer or answer["status"] == "won"
+    assert answer["status"] == "won"
+    assert answer["rating"] == twin.rating().to_dict() and answer["rating"]["solved"]
+    bad = client.get("/api/mines/new?level=easy&seed=1&no_guess=maybe")
+    assert bad.status_code == 400 and "no_guess must be False, True or 'easy'" in \
+        bad.json()["error"]

@@ -2,7 +2,7 @@
 (drawn on A, mirrored on B), wrong strokes reported with the rule the API's judge names,
 and the share link."""
 from browser import (  # noqa: F401  (fixtures)
-    browser, open_page, server, shot, sokoban_batch, wait_state, watched)
+    Finger, browser, open_page, server, shot, sokoban_batch, touched, wait_state, watched)
 from levelforge import symmetry
 from levelforge.symmetry.board import mirror_point
 
@@ -108,3 +108,22 @@ def test_show_solution_and_the_shared_url_rebuild_the_same_puzzle(browser, serve
         assert other.unexpected() == []
     finally:
         other.page.context.close()
+
+
+def test_a_touch_drag_on_board_a_draws_the_stroke_the_judge_accepts(server, touched):
+    page, finger = touched.page, Finger(touched.page)
+    page.goto(server + URL)
+    wait_state(page, "playing")
+    puzzle = symmetry.generate(7, 3, "DIAGONAL")
+    assert symmetry.judge(puzzle, puzzle.solution).solved
+    scroll = page.evaluate("window.scrollY")
+    finger.down(*_screen(page, "A", puzzle.solution[0]))
+    for p in puzzle.solution[1:]:
+        finger.move(*_screen(page, "A", p), steps=3)
+    finger.up()
+    wait_state(page, "solved")
+    assert page.evaluate("window.scrollY") == scroll  # the finger drew; the page stayed
+    assert _drawn(page, "A") == list(puzzle.solution)
+    assert _drawn(page, "B") == [mirror_point(p, 7) for p in puzzle.solution]
+    assert page.locator("#status").text_content().startswith("Solved!")
+    shot(page, "symmetry-touch-solved")

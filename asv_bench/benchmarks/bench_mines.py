@@ -1,9 +1,10 @@
-"""3D minesweeper: the assistant mid-game on ``hard``, autoplay per level."""
+"""3D minesweeper: the assistant on the positions of real games, no-guess generation, autoplay."""
 import numpy as np
 
 from levelforge.engine import mines as K
-from levelforge.mines import Assistant, Game, autoplay
-from levelforge.seeding import item_seed
+from levelforge.mines import Assistant, Game, autoplay, best_guess
+from levelforge.mines import noguess
+from levelforge.seeding import item_seed, kernel_seed
 
 from .common import SEED
 
@@ -15,6 +16,35 @@ def first_click(level):
     """The default first cell: the middle of the top face (always a zero)."""
     game = Game(level)
     return (game.level.width // 2, game.level.height // 2, 0)
+
+
+def trajectory(level, seed, assistant):
+    """The observations of one game as a guessing player meets them, before each analysis:
+    certain moves first (complete exact analysis), else the best guess."""
+    game = Game(level, seed=seed)
+    game.open(first_click(level))
+    out = []
+    while game.status == "playing":
+        obs = game.observe()
+        out.append(obs)
+        analysis = assistant.analyze(obs, exact=True)
+        if not analysis.moves:
+            game.open(best_guess(obs, analysis.probabilities))
+            continue
+        for move in analysis.moves:
+            x, y, z = move.cell
+            if game.status == "playing" and game.observe().state[z, y, x] == K.CLOSED:
+                (game.open if move.action == "open" else game.flag)(move.cell)
+    return out
+
+
+def game_positions(level, games, seed=SEED):
+    """Every position met in ``games`` guessing games from fixed seeds."""
+    assistant = Assistant(complete=True)
+    out = []
+    for i in range(games):
+        out += trajectory(level, item_seed(seed, i), assistant)
+    return out
 
 
 def midgame(seed, level="hard", fraction=0.5):
@@ -37,6 +67,23 @@ def midgame_positions(count, level="hard"):
     return [midgame(item_seed(SEED, i), level).observe() for i in range(count)]
 
 
+class AnalyzeGamePositions:
+    """``Assistant.analyze`` over the positions of 5 guessing games per level."""
+
+    params = [["16x16x1-40", "30x16x1-99", "hard"], ["capped", "complete"], [False, True]]
+    param_names = ["level", "assistant", "exact"]
+    timeout = 300
+
+    def setup(self, level, kind, exact):
+        self.positions = game_positions(level, 5)
+        self.assistant = Assistant(complete=kind == "complete")
+        self.assistant.warm_up()
+
+    def time_analyze_all(self, level, kind, exact):
+        for obs in self.positions:
+            self.assistant.analyze(obs, exact=exact)
+
+
 class AnalyzeHard:
     """``Assistant.analyze`` on mid-game ``hard`` positions (10x10x10, 99 mines)."""
 
@@ -54,6 +101,26 @@ class AnalyzeHard:
         self.assistant.analyze(self.obs, exact=self.exact)
 
 
+class NoGuessGeneration:
+    """One no-guess board (placement after the first open at the middle of the top face)."""
+
+    params = [["30x16x1-99", "hard"], list(noguess.STRATEGIES)]
+    param_names = ["level", "strategy"]
+
+    def setup(self, level, strategy):
+        self.level = Game(level).level
+        x, y, _ = first_click(level)
+        self.start = y * self.level.width + x
+        self.i = 0
+        noguess.generate(self.level, self.start, np.array([kernel_seed(SEED)], np.uint64))
+
+    def time_generate(self, level, strategy):
+        self.i += 1
+        noguess.generate(self.level, self.start,
+                         np.array([kernel_seed(item_seed(SEED, self.i))], np.uint64),
+                         True, strategy)
+
+
 class AutoplayGame:
     """One autoplay game from the first click to the end (or stuck)."""
 
@@ -69,18 +136,19 @@ class AutoplayGame:
 
 
 class AutoplayRates:
-    """Win rate (share of games won without guessing) over 100 fixed seeds."""
+    """Win rate (share of games won) over 100 fixed seeds: certain moves only, and with
+    the best guess when stuck."""
 
-    params = [LEVELS]
-    param_names = ["level"]
+    params = [LEVELS, [None, "best"]]
+    param_names = ["level", "guess"]
     unit = "share"
-    timeout = 300
+    timeout = 600
 
-    def setup(self, level):
-        self.assistant = Assistant()
+    def setup(self, level, guess):
+        self.assistant = Assistant(complete=True)
         self.assistant.warm_up()
 
-    def track_win_rate(self, level):
-        won = sum(autoplay(Game(level, seed=item_seed(SEED, i)), self.assistant).status == "won"
-                  for i in range(100))
+    def track_win_rate(self, level, guess):
+        won = sum(autoplay(Game(level, seed=item_seed(SEED, i)), self.assistant,
+                           guess=guess).status == "won" for i in range(100))
         return won / 100

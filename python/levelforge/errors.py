@@ -4,6 +4,7 @@ Every error levelforge raises is a :class:`LevelforgeError`. Errors caused by ba
 input also subclass :class:`ValueError`, so ``except ValueError`` keeps working for
 callers who do not know levelforge. Messages say what was wrong and where.
 """
+from __future__ import annotations
 
 
 class LevelforgeError(Exception):
@@ -13,7 +14,8 @@ class LevelforgeError(Exception):
 class LevelFormatError(LevelforgeError, ValueError):
     """A level text (XSB, JSON) is malformed; the message names line and column."""
 
-    def __init__(self, message, line=None, column=None, file=None):
+    def __init__(self, message: str, line: int | None = None, column: int | None = None,
+                 file: str | None = None) -> None:
         where = ""
         if line is not None:
             where = f"line {line}" + (f", column {column}" if column is not None else "") + ": "
@@ -25,7 +27,7 @@ class LevelFormatError(LevelforgeError, ValueError):
         self.column = column
         self.file = file
 
-    def in_file(self, file):
+    def in_file(self, file: str) -> LevelFormatError:
         """The same error, its message prefixed with the file it came from."""
         return LevelFormatError(self.message, self.line, self.column, file)
 
@@ -48,7 +50,7 @@ class GenerationError(LevelforgeError, RuntimeError):
 class BatchItemError(LevelforgeError, RuntimeError):
     """One item of a batch failed; carries the item's index and seed to reproduce it."""
 
-    def __init__(self, index, seed, cause):
+    def __init__(self, index: int, seed: int, cause: str) -> None:
         super().__init__(f"item {index} (seed {seed}) failed: {cause}")
         self.index = index
         self.seed = seed

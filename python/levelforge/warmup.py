@@ -37,6 +37,7 @@ def _mines():
     assistant = Assistant()
     assistant.warm_up()
     autoplay(Game("easy", seed=0), assistant)
+    Game("easy", seed=0, no_guess=True).open((2, 2, 0))     # the no-guess generator
 
 
 def _defense():

@@ -1,21 +1,17 @@
 """``levelforge batch GENERATOR --count N --seed S -o FILE [--jobs J | --scheduler ADDR]``."""
 import importlib
 import inspect
-import json
 import os
-from concurrent.futures import ProcessPoolExecutor
 
 from ..cli import ArgumentParser, command_line, positive_int
-from ..textfile import read_text
 from ..errors import ConfigError
+from .executors import SCHEDULER_TIMEOUT, open_executor, parse_config
 from .job import run
-from .pool import die_with_parent
 
 GENERATORS = {
     "sokoban": ("levelforge.sokoban", "Generator"),
     "symmetry": ("levelforge.symmetry", "Generator"),
 }
-SCHEDULER_TIMEOUT = 5  # seconds to reach a Dask scheduler before giving up
 
 
 def make_generator(name, config):
@@ -41,46 +37,6 @@ def make_generator(name, config):
         raise ConfigError(f"--config: {name} needs {', '.join(missing)} (e.g. "
                           f"'{{\"{missing[0]}\": 7}}'); valid keys: {', '.join(valid)}")
     return factory(**config)
-
-
-def _config(text):
-    if text is None:
-        return {}
-    if text.startswith("@"):
-        text = read_text(text[1:], "--config file ", ConfigError)
-    try:
-        value = json.loads(text)
-    except ValueError as exc:
-        raise ConfigError(f"--config is not JSON (or @FILE of JSON): {exc}") from None
-    if not isinstance(value, dict):
-        raise ConfigError("--config must be a JSON object of generator arguments")
-    return value
-
-
-def _executor(args):
-    """``(executor, close)`` for ``args.scheduler`` (a Dask cluster) or, with ``args.jobs``
-    above 1, a local ``ProcessPoolExecutor`` whose workers die with this process (for
-    commands built on :func:`levelforge.batch.generate`); ``(None, no-op)`` otherwise."""
-    if args.scheduler:
-        return _dask(args.scheduler)
-    if args.jobs > 1:
-        pool = ProcessPoolExecutor(args.jobs, initializer=die_with_parent,
-                                   initargs=(os.getpid(),))
-        return pool, lambda: pool.shutdown(cancel_futures=True)
-    return None, lambda: None
-
-
-def _dask(address):
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise ConfigError("--scheduler needs Dask: pip install 'levelforge[dask]'") from None
-    try:
-        client = Client(address, timeout=f"{SCHEDULER_TIMEOUT}s")
-    except (OSError, ValueError, TypeError) as exc:
-        raise ConfigError(f"--scheduler {address}: cannot reach a Dask scheduler there "
-                          f"within {SCHEDULER_TIMEOUT} s ({exc})") from None
-    return client.get_executor(), client.close
 
 
 def main(argv, prog="levelforge batch"):
@@ -112,15 +68,12 @@ def main(argv, prog="levelforge batch"):
     if args.format == "xsb" or (args.format is None and args.output.lower().endswith(".xsb")):
         if args.generator != "sokoban":
             raise ConfigError("XSB output is for sokoban; use a .jsonl file")
-    generator = make_generator(args.generator, _config(args.config))
-    executor, close = _dask(args.scheduler) if args.scheduler else (None, lambda: None)
-    try:
+    generator = make_generator(args.generator, parse_config(args.config))
+    with open_executor(scheduler=args.scheduler) as executor:
         summary = run(generator, args.count, args.seed, args.output, executor=executor,
                       chunk_size=args.chunk_size, fmt=args.format,
                       timings=not args.no_timings, show_progress=not args.no_progress,
                       jobs=None if executor else args.jobs)
-    finally:
-        close()
     code = summary.report(command=command_line(prog, argv))
     if args.generator == "sokoban":
         from ..sokoban.cli import report_targets

@@ -9,8 +9,8 @@
 import json
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 
+from ..batch.executors import open_executor
 from ..cli import ArgumentParser
 from ..errors import ConfigError
 from .game import Defense
@@ -141,8 +141,7 @@ def main(argv=None, prog="levelforge defense"):
         raise ConfigError(f"--workers must be >= 1, got {ns.workers}")
     seeds = (ns.seed, ns.seed + 1)
     show_progress = not ns.no_progress
-    executor = ProcessPoolExecutor(ns.workers) if ns.workers > 1 else None
-    try:
+    with open_executor(ns.workers) as executor:
         if ns.kind == "pairs":
             r = probe_pairs(scenario, ns.seed, executor, show_progress)
             summary = f"pairs: {r.surviving} of {r.legal_pairs} legal openings survive wave 1"
@@ -165,9 +164,6 @@ def main(argv=None, prog="levelforge defense"):
             opening = parse_opening(ns.opening) if ns.opening else None
             r = probe_wave_order(opening, (_scenario(ns.versus), scenario), ns.seed)
             summary = r.table()
-    finally:
-        if executor is not None:
-            executor.shutdown()
     text = json.dumps(r.to_dict(), indent=1)
     if ns.output:
         try:

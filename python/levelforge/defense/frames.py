@@ -17,9 +17,11 @@ last frame of a wave carries the wave's :class:`~levelforge.defense.WaveRecord` 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 from ..engine import defense as k
 from ..errors import ConfigError, InvalidMoveError
+from .game import Defense
 
 _SHIP_STATUS = {k.S_WAITING: "waiting", k.S_ALIVE: "alive", k.S_KILLED: "killed",
                 k.S_LEAKED: "leaked"}
@@ -125,7 +127,7 @@ def _final(defense, before) -> Frame:
                  rec.leaks_b, before.spawned, ships, cannons)
 
 
-def frames(defense, step=1, limit=None):
+def frames(defense: Defense, step: int = 1, limit: int | None = None) -> Iterator[Frame]:
     """Play the current wave (starting it when building), ``step`` ticks a frame, and
     yield each :class:`Frame`; stops after the wave's last frame, or after ``limit``
     frames (the wave then stays running: call again to go on)."""

@@ -416,7 +416,7 @@ class Defense:
                                       f"{' and '.join(sealed)}", sealed)
         return err("none", f"{where}: legal")
 
-    def legal_cells(self, kind: str) -> list:
+    def legal_cells(self, kind: str) -> list[tuple[int, int]]:
         """Every ``(x, y)`` where ``kind`` may be built now (row order).
 
         >>> (3, 7) in Defense().legal_cells("cannon")

@@ -9,7 +9,12 @@
 >>> np.argwhere(cut_cells(blocked, (0, 2), [(3, 0)])).tolist()
 [[0, 3]]
 """
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
 import numpy as np
+import numpy.typing as npt
 
 from ..engine import defense as k
 from ..engine.grid import bfs_distance
@@ -33,7 +38,7 @@ def _cell(xy, shape, what):
     return y * w + x
 
 
-def distance_field(blocked, target) -> np.ndarray:
+def distance_field(blocked: npt.ArrayLike, target: Sequence[int]) -> npt.NDArray[np.int32]:
     """BFS steps (4-neighbours) from every cell to ``target``; -1 where blocked or
     unreachable. ``blocked`` is a 2-D bool/int array indexed ``[y, x]``; the target counts
     as free. Returns int32 ``[height, width]``.
@@ -50,7 +55,8 @@ def distance_field(blocked, target) -> np.ndarray:
     return dist.reshape(b.shape)
 
 
-def route(blocked, target, start) -> list:
+def route(blocked: npt.ArrayLike, target: Sequence[int],
+          start: Sequence[int]) -> list[tuple[int, int]]:
     """The cells a ship sails from ``start`` to ``target``: each step to the neighbour
     with the smallest distance, ties broken up, left, right, down. ``[]`` when ``start``
     cannot reach the target.
@@ -82,7 +88,7 @@ class CutWorkspace:
     1
     """
 
-    def __init__(self, height, width):
+    def __init__(self, height: int, width: int) -> None:
         self.shape = (int(height), int(width))
         n = self.shape[0] * self.shape[1]
         padded = (self.shape[0] + 2) * (self.shape[1] + 2)
@@ -92,14 +98,15 @@ class CutWorkspace:
         self.stack = np.empty(n, np.int32)
         self.is_source = np.zeros(n, np.uint8)
 
-    def run(self, blocked_flat, target):
+    def run(self, blocked_flat: npt.NDArray[np.uint8], target: int) -> npt.NDArray[np.uint8]:
         """Run the kernel on a flat grid (``is_source`` already filled); returns ``cut``."""
         k.cut_cells(blocked_flat, self.shape[1], target, self.is_source, self.cut, self.st,
                     self.it, self.stack)
         return self.cut
 
 
-def cut_cells(blocked, target, sources, workspace=None) -> np.ndarray:
+def cut_cells(blocked: npt.ArrayLike, target: Sequence[int], sources: Iterable[Sequence[int]],
+              workspace: CutWorkspace | None = None) -> npt.NDArray[np.bool_]:
     """Bool ``[height, width]``: the free cells whose blocking would disconnect one of
     ``sources`` from ``target`` (one DFS: articulation points relative to the target).
     A source still connected to the target is itself a cut cell; the target never is;

@@ -12,8 +12,9 @@ True
 from __future__ import annotations
 
 import math
-from concurrent.futures import as_completed
+from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass
+from typing import Iterable
 
 import numpy as np
 
@@ -130,7 +131,8 @@ def _pairs_chunk(scenario, seed, pairs):
     return rules.run_rows(1, [list(p) for p in pairs], [[1, 1]] * len(pairs), health)
 
 
-def probe_pairs(scenario=None, seed=0, executor=None, show_progress=False) -> PairsResult:
+def probe_pairs(scenario: Scenario | None = None, seed: int = 0, executor: Executor | None = None,
+                show_progress: bool = False) -> PairsResult:
     """Simulate wave 1 for every unordered legal pair of cannons (placed in row order).
 
     >>> probe_pairs().legal_pairs > 100
@@ -261,8 +263,9 @@ def _campaign_chunk(scenario, seeds, items):
     return results
 
 
-def probe_campaign(scenario=None, seeds=(0, 1), executor=None, pairs=None,
-                   show_progress=False) -> CampaignResult:
+def probe_campaign(scenario: Scenario | None = None, seeds: Iterable[int] = (0, 1),
+                   executor: Executor | None = None, pairs: PairsResult | None = None,
+                   show_progress: bool = False) -> CampaignResult:
     """From every pair that survives wave 1, add one legal, affordable cannon in each
     later build phase and play every wave, for each seed (default one of each parity).
 
@@ -367,8 +370,9 @@ def _rescues_chunk(scenario, seed, items):
     return res
 
 
-def probe_rescues(scenario=None, seed=0, top=90, executor=None, pairs=None,
-                  show_progress=False) -> RescuesResult:
+def probe_rescues(scenario: Scenario | None = None, seed: int = 0, top: int = 90,
+                  executor: Executor | None = None, pairs: PairsResult | None = None,
+                  show_progress: bool = False) -> RescuesResult:
     """Add one wall, on every legal cell, to each of the ``top`` losing two-cannon
     openings with the most kills, and count the placements that survive wave 1.
 

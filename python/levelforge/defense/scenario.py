@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import ConfigError
 from ..seeding import check_seed
@@ -257,7 +260,7 @@ class Scenario:
         return cls.from_dict(tomllib.loads(text))
 
     @classmethod
-    def load(cls, path) -> "Scenario":
+    def load(cls, path: str | os.PathLike[str]) -> Scenario:
         """Load and validate a ``.toml`` or ``.json`` scenario file.
 
         >>> import tempfile, os
@@ -281,7 +284,7 @@ class Scenario:
         return cls.from_dict(data)
 
     @classmethod
-    def from_dict(cls, d) -> "Scenario":
+    def from_dict(cls, d: dict[str, Any]) -> Scenario:
         """Validate a plain dict (the parsed file) into a Scenario; raises ConfigError
         naming the field (or map row and column) at fault.
 
@@ -470,7 +473,8 @@ class Scenario:
                        for i in range(1, w.ships + 1))
         return WaveForecast(int(wave), len(self.waves), spawns)
 
-    def spawn_table(self, wave: int, seed: int):
+    def spawn_table(self, wave: int, seed: int) -> tuple[npt.NDArray[np.int32],
+                                                           npt.NDArray[np.int32]]:
         """int32 arrays (kind index, entrance index) per ship, for the kernels."""
         f = self.forecast(wave, seed).spawns
         kinds = np.array([KINDS.index(k) for _, k, _ in f], dtype=np.int32)

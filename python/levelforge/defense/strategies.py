@@ -9,17 +9,20 @@ True
 """
 from __future__ import annotations
 
+from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import Iterable
 
 from ..seeding import check_seed
 from ..timing import ms_since, now_ns
 from .game import Defense
 from .probes import _run_chunks, _scenario, _split
+from .scenario import Scenario
 
 STRATEGIES = ("row_order", "nearest_beacon", "nearest_entrance", "nearest_centre")
 
 
-def pick(d: Defense, strategy: str):
+def pick(d: Defense, strategy: str) -> tuple[int, int] | None:
     """The cell ``strategy`` builds its next cannon on in game ``d`` (None: no legal cell).
 
     >>> pick(Defense(), "nearest_beacon")
@@ -94,8 +97,9 @@ class StrategiesResult:
                 "games": list(self.games), "elapsed_ms": self.elapsed_ms}
 
 
-def probe_strategies(scenario=None, seeds=(0, 1), executor=None,
-                     show_progress=False) -> StrategiesResult:
+def probe_strategies(scenario: Scenario | None = None, seeds: Iterable[int] = (0, 1),
+                     executor: Executor | None = None,
+                     show_progress: bool = False) -> StrategiesResult:
     """Play the four naive policies on each seed (one game each)."""
     start = now_ns()
     s = _scenario(scenario)

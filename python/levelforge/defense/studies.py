@@ -10,14 +10,15 @@ refuses stops the plan there and is reported, never skipped silently.
 """
 from __future__ import annotations
 
+from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 from ..errors import ConfigError
 from ..seeding import check_seed
 from ..timing import ms_since, now_ns
 from .game import Defense, Rules
-from .probes import _Board, _run_chunks, _scenario, _split, _xy, probe_campaign
+from .probes import CampaignResult, _Board, _run_chunks, _scenario, _split, _xy, probe_campaign
 from .scenario import Scenario
 
 REGIONS_X = ("west", "centre", "east")
@@ -310,8 +311,10 @@ def plan_text(plan) -> str:
     return " | ".join(" ".join(f"{k[0]}{x},{y}" for x, y, k in p) for p in plan)
 
 
-def probe_barrier_timing(scenario=None, seeds=(0, 1), executor=None, campaign=None,
-                         show_progress=False) -> BarrierTimingResult:
+def probe_barrier_timing(scenario: Scenario | None = None, seeds: Iterable[int] = (0, 1),
+                         executor: Executor | None = None,
+                         campaign: CampaignResult | None = None,
+                         show_progress: bool = False) -> BarrierTimingResult:
     """The barrier-timing study on the region representatives (see :func:`representatives`)
     plus the scenario's reference plan (if it has one).
 
@@ -428,7 +431,9 @@ def _side(scenario, seed, opening):
                          len(wins), best, results)
 
 
-def probe_wave_order(opening=None, scenarios=None, seed=19) -> WaveOrderResult:
+def probe_wave_order(opening: Iterable[tuple[int, int, str]] | None = None,
+                     scenarios: Iterable[Scenario] | None = None,
+                     seed: int = 19) -> WaveOrderResult:
     """Run one fixed opening (cannons and walls before wave 1; default: the first phase of
     the scenario's reference plan) on two scenarios, default the lighthouse's earlier wave
     order A -> A -> both (``Scenario.lighthouse("aab")``) and the shipped A -> B -> both,

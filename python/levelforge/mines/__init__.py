@@ -6,9 +6,9 @@
 >>> result.status in ("won", "stuck")
 True
 """
-from .assistant import Analysis, Assistant, AutoplayResult, Move, autoplay
+from .assistant import Analysis, Assistant, AutoplayResult, Move, autoplay, best_guess
 from .game import PRESETS, Game, Level
 from .observation import PublicObservation
 
 __all__ = ["Analysis", "Assistant", "AutoplayResult", "Game", "Level", "Move", "PRESETS",
-           "PublicObservation", "autoplay"]
+           "PublicObservation", "autoplay", "best_guess"]

@@ -9,17 +9,26 @@ remaining count is 0 or equals the number of closed cells, except with ``exact=T
 which merges interchangeable cells into weighted groups and combines the components with
 the global count to give the exact mine probability of every closed cell.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple, Sequence
+
 import numpy as np
+import numpy.typing as npt
 
 from levelforge.engine import mines as K
+from levelforge.engine import mines_enum as E
 from levelforge.errors import ConfigError, InvalidMoveError
 from levelforge.timing import ms_since, now_ns
 
-from .observation import PublicObservation
+from .game import Game
+from .observation import Cell, PublicObservation
+from .workspace import Workspace
 
-_BINOM = K.binomial_table()
+DEFAULT_CELLS = 22          # the design's caps: cells (exact mode: groups) per component
+DEFAULT_NODES = 200_000     # and states counted per component
+COMPLETE_NODES = 1_000_000  # the state budget per component of ``complete=True``
 
 
 class Move(NamedTuple):
@@ -30,7 +39,7 @@ class Move(NamedTuple):
     """
 
     action: str
-    cell: tuple
+    cell: Cell
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,17 +57,17 @@ class Analysis:
     """
 
     status: str
-    safe: tuple
-    mines: tuple
-    moves: tuple
+    safe: tuple[Cell, ...]
+    mines: tuple[Cell, ...]
+    moves: tuple[Move, ...]
     components: int
     skipped: int
     nodes: int
     elapsed_ms: float
     exact: bool = False
-    probabilities: np.ndarray = None
+    probabilities: npt.NDArray[np.float64] | None = None
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (cells as lists; probabilities omitted)."""
         return {
             "status": self.status, "safe": [list(c) for c in self.safe],
@@ -72,9 +81,22 @@ class Analysis:
 class Assistant:
     """Proves safe cells and mines from a public observation (Numba kernels).
 
-    ``max_component_cells`` caps the cells (in exact mode: the groups) of a component
-    that is enumerated, ``max_nodes`` the search nodes of one enumeration. The assistant
-    owns its work arrays and reuses them from call to call.
+    By default the design's caps apply: a component of more than
+    ``max_component_cells`` cells (in exact mode: groups of interchangeable cells) is
+    skipped, and so is one whose count needs more than ``max_nodes`` states (the
+    distinct partial counts of a frontier dynamic programme; two orders of the groups are
+    tried, each with a sixteenth of the budget, then with all of it). Skipped components
+    are counted in :attr:`Analysis.skipped`, never guessed.
+
+    ``complete=True`` lifts the cell cap and raises the state budget to
+    :data:`COMPLETE_NODES` per component (unless ``max_nodes`` is given): every cell
+    that the public information proves is then found, within that budget. A component
+    whose count is over the budget is still searched for certain cells, within the same
+    budget: depth-first searches for solutions, and for each group windows of up to 4
+    rows around it (a window with no solution proves the group certain). What that
+    search proves is sound, but it may miss cells; the component is counted in
+    ``skipped`` and its probabilities are unknown. The assistant owns its work arrays and
+    reuses them from call to call.
 
     >>> from levelforge.mines import Game
     >>> game = Game("9x9x1-10", seed=5)
@@ -82,70 +104,42 @@ class Assistant:
     >>> analysis = Assistant().analyze(game.observe())
     >>> analysis.status in ("moves", "stuck")
     True
+    >>> Assistant(complete=True).to_dict()
+    {'max_component_cells': None, 'max_nodes': 1000000, 'complete': True}
     """
 
-    def __init__(self, max_component_cells=22, max_nodes=200_000):
+    def __init__(self, max_component_cells: int | None = None, max_nodes: int | None = None,
+                 complete: bool = False) -> None:
+        if not isinstance(complete, (bool, np.bool_)):
+            raise ConfigError(f"complete must be True or False, got {complete!r}")
         for name, v in (("max_component_cells", max_component_cells), ("max_nodes", max_nodes)):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-                raise ConfigError(f"{name} must be a positive integer, got {v!r}")
-        self.max_component_cells = int(max_component_cells)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer))
+                                  or v < 1):
+                raise ConfigError(f"{name} must be a positive integer or None, got {v!r}")
+        self.complete = bool(complete)
+        if max_component_cells is None and not complete:
+            max_component_cells = DEFAULT_CELLS
+        if max_nodes is None:
+            max_nodes = COMPLETE_NODES if complete else DEFAULT_NODES
+        self.max_component_cells = None if max_component_cells is None \
+            else int(max_component_cells)
         self.max_nodes = int(max_nodes)
-        self._n = -1
+        self._ws: Workspace | None = None
+        self._shape: tuple[int, int, int] | None = None
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict."""
-        return {"max_component_cells": self.max_component_cells, "max_nodes": self.max_nodes}
+        return {"max_component_cells": self.max_component_cells, "max_nodes": self.max_nodes,
+                "complete": self.complete}
 
-    def warm_up(self):
+    def warm_up(self) -> None:
         """Compile the kernels (cheap once done): analyze a tiny opened board."""
-        from .game import Game
         game = Game("4x4x1-2", seed=0)
         game.open((0, 0, 0))
         self.analyze(game.observe())
         self.analyze(game.observe(), exact=True)
 
-    def _workspace(self, obs):
-        n = obs.width * obs.height * obs.depth
-        shape = (obs.width, obs.height, obs.depth)
-        if self._n != n or self._shape != shape:
-            self._n = n
-            self._shape = shape
-            self._nb26 = K.board_tables(obs.width, obs.height, obs.depth)[0]
-            i32 = np.int32
-            self._con_cells = np.empty((n, K.MAX_NB), i32)
-            self._con_len = np.zeros(n, i32)
-            self._con_cnt = np.zeros(n, i32)
-            self._con_alive = np.zeros(n, np.uint8)
-            self._known = np.zeros(n, np.int8)
-            self._inc_ptr = np.zeros(n + 1, i32)
-            self._inc_list = np.zeros(n * K.MAX_NB, i32)
-            self._parent = np.zeros(n + 1, i32)
-            self._gcell = np.zeros(n, i32)
-            self._comp_gptr = np.zeros(n + 1, i32)
-            self._comp_kptr = np.zeros(n + 1, i32)
-            self._comp_cons = np.zeros(n, i32)
-            self._grp_cptr = np.zeros(n + 1, i32)
-            self._grp_cells = np.zeros(n, i32)
-            self._grp_size = np.zeros(n, i32)
-            self._stamp = np.zeros(n + 1, i32)
-            self._work = np.zeros(n + 1, i32)
-            self._work2 = np.zeros(n + 1, i32)
-            self._work3 = np.zeros(n + 1, i32)
-            self._c_ptr = np.zeros(n + 1, i32)
-            self._c_grp = np.zeros(n * K.MAX_NB, i32)
-            self._g_ptr = np.zeros(n + 1, i32)
-            self._g_con = np.zeros(n * K.MAX_NB, i32)
-            self._order = np.zeros(n + 1, i32)
-            self._val = np.zeros(n + 1, i32)
-            self._wstk = np.zeros(n + 1, np.float64)
-            self._mstk = np.zeros(n + 1, i32)
-            self._cur = np.zeros(n + 1, i32)
-            self._rem = np.zeros(n + 1, i32)
-            self._ccnt = np.zeros(n + 1, i32)
-            self._comp_status = np.zeros(n, np.int8)
-            self._comp_nodes = np.zeros(n, np.int64)
-
-    def analyze(self, obs, exact=False):
+    def analyze(self, obs: PublicObservation, exact: bool = False) -> Analysis:
         """Prove what the public ``obs`` allows; returns an :class:`Analysis`.
 
         With ``exact=True`` interchangeable cells are merged into weighted groups (the
@@ -156,210 +150,54 @@ class Assistant:
         t0 = now_ns()
         if not isinstance(obs, PublicObservation):
             raise ConfigError(f"analyze needs a PublicObservation, got {type(obs).__name__}")
-        self._workspace(obs)
-        n = self._n
-        state = np.ascontiguousarray(obs.state).reshape(n)
-        numbers = np.ascontiguousarray(obs.numbers).reshape(n)
-        known = self._known
-        known[:] = K.UNKNOWN
-        closed = state == K.CLOSED
-        n_closed = int(np.count_nonzero(closed))
-        remaining = int(obs.remaining_mines)
-        contradiction = remaining < 0 or remaining > n_closed
-        n_comps = 0
-        nodes = 0
-        skipped = 0
-        comp_res = None
-        if not contradiction:
-            if remaining == 0:
-                known[closed] = K.SAFE
-            elif remaining == n_closed:
-                known[closed] = K.MINE
-            n_con = K.build_constraints(state, numbers, self._nb26, self._con_cells,
-                                        self._con_len, self._con_cnt, self._con_alive)
-            contradiction = n_con < 0
-        if not contradiction:
-            passes = K.reduce_constraints(n_con, self._con_cells, self._con_len, self._con_cnt,
-                                          self._con_alive, known, self._inc_ptr, self._inc_list)
-            contradiction = passes < 0
-        if not contradiction:
-            n_comps, n_groups = K.split_components(
-                n_con, self._con_cells, self._con_len, self._con_alive, bool(exact),
-                self._parent, self._gcell, self._comp_gptr, self._comp_kptr, self._comp_cons,
-                self._grp_cptr, self._grp_cells, self._grp_size, self._inc_ptr,
-                self._inc_list, self._stamp, self._work, self._work2, self._work3)
-            comp_res = self._enumerate(n_comps)
-            nodes = int(comp_res[0])
-            status = self._comp_status[:n_comps]
-            skipped = int(np.count_nonzero((status == K.COMP_OVER_CELLS)
-                                           | (status == K.COMP_OVER_NODES)))
-            contradiction = bool(np.any(status == K.COMP_NO_SOLUTION))
+        w, h, d = obs.width, obs.height, obs.depth
+        n = w * h * d
+        ws = self._ws
+        if ws is None or ws.n != n or self._shape != (w, h, d):
+            ws = self._ws = Workspace(n)
+            self._shape = (w, h, d)
+            self._nb26 = K.board_tables(w, h, d)[0]
+        p = ws.params
+        p[E.P_REMAINING] = obs.remaining_mines
+        p[E.P_EXACT] = bool(exact)
+        p[E.P_MERGE] = bool(exact) or self.complete
+        p[E.P_MAX_GROUPS] = n if self.max_component_cells is None else self.max_component_cells
+        p[E.P_MAX_NODES] = self.max_nodes
+        p[E.P_PUBLIC] = 1
+        p[E.P_WITNESS] = self.complete
+        code = ws.analyze(obs.state.reshape(n), obs.numbers.reshape(n), self._nb26)
+        res = ws.res
+        comps, skipped, nodes = int(res[E.R_COMPS]), int(res[E.R_SKIPPED]), int(res[E.R_NODES])
         probabilities = None
         if exact:
-            probabilities = np.full(n, np.nan)
-            if not contradiction and skipped == 0:
-                contradiction = not self._combine(n_comps, comp_res, closed, remaining,
-                                                  probabilities)
-            if contradiction:
+            probabilities = ws.prob.reshape(obs.shape).copy()
+            if code != E.A_OK:
                 probabilities[:] = np.nan
-            probabilities = probabilities.reshape(obs.shape)
             probabilities.setflags(write=False)
-        return self._result(obs, state, contradiction, n_comps, skipped, nodes, exact,
-                            probabilities, t0)
-
-    def _enumerate(self, n_comps):
-        """Size the per-component outputs and run the enumeration kernel."""
-        gptr = self._comp_gptr[:n_comps + 1]
-        ng = np.diff(gptr)
-        sizes = self._grp_size
-        csum = np.concatenate(([0], np.cumsum(sizes[:gptr[-1]] if n_comps else [])))
-        cells = (csum[gptr[1:]] - csum[gptr[:-1]]).astype(np.int64)
-        ok = ng <= self.max_component_cells
-        wlen = np.where(ok, cells + 1, 0)
-        elen = np.where(ok, ng * (cells + 1), 0)
-        w_off = np.where(ok, np.cumsum(wlen) - wlen, -1).astype(np.int64)
-        e_off = (np.cumsum(elen) - elen).astype(np.int64)
-        wsum = np.zeros(int(wlen.sum()), np.float64)
-        esum = np.zeros(int(elen.sum()), np.float64)
-        has_mine = np.zeros(int(elen.sum()), np.uint8)
-        has_safe = np.zeros(int(elen.sum()), np.uint8)
-        nodes = K.enumerate_components(
-            n_comps, self._comp_gptr, self._comp_kptr, self._comp_cons, self._grp_cptr,
-            self._grp_cells, self._grp_size, self._gcell, self._con_cells, self._con_len,
-            self._con_cnt, self.max_component_cells, self.max_nodes, _BINOM, w_off, e_off,
-            wsum, esum, has_mine, has_safe, self._known, self._comp_status, self._comp_nodes,
-            self._c_ptr, self._c_grp, self._g_ptr, self._g_con, self._order, self._stamp,
-            self._val, self._wstk, self._mstk, self._cur, self._rem, self._ccnt)
-        return nodes, ng, cells, w_off, e_off, wsum, esum, has_mine, has_safe
-
-    def _combine(self, n_comps, comp_res, closed, remaining, prob):
-        """Exact probabilities and globally certain cells; False on a contradiction."""
-        _, ng, cells, w_off, e_off, wsum, esum, has_mine, has_safe = comp_res
-        known = self._known
-        gcell = self._gcell
-        # cells already settled by reduction; the rest are components or off-frontier
-        free = closed & (known == K.UNKNOWN) & (gcell < 0)
-        # cells marked known by the enumeration stay component cells (variables here)
-        settled_mines = int(np.count_nonzero(closed & (known == K.MINE) & (gcell < 0)))
-        r = remaining - settled_mines
-        u = int(np.count_nonzero(free))
-        ws, feas = [], []
-        for ci in range(n_comps):
-            s = int(cells[ci])
-            w = wsum[w_off[ci]:w_off[ci] + s + 1]
-            ws.append(w / w.max())
-            feas.append((w > 0).astype(np.int64))
-
-        def bconv(a, b):
-            return (np.convolve(a, b) > 0).astype(np.int64)
-
-        def fconv(a, b):
-            return np.convolve(a, b)
-
-        log_fact = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, u + 1)))))
-
-        def log_binom_u(k):
-            k = np.asarray(k)
-            ok = (k >= 0) & (k <= u)
-            kk = np.clip(k, 0, u)
-            return np.where(ok, log_fact[u] - log_fact[kk] - log_fact[u - kk], -np.inf)
-
-        # products of all components but one, from prefix and suffix products
-        pre_f, pre_p, suf_f, suf_p = [np.ones(1)], [np.ones(1)], [np.ones(1)], [np.ones(1)]
-        for ci in range(n_comps):
-            pre_f.append(bconv(pre_f[-1], feas[ci]))
-            pre_p.append(fconv(pre_p[-1], ws[ci]))
-            suf_f.append(bconv(suf_f[-1], feas[n_comps - 1 - ci]))
-            suf_p.append(fconv(suf_p[-1], ws[n_comps - 1 - ci]))
-        f_all = pre_f[-1]
-        big_m = np.arange(f_all.size)
-        glob_ok = (f_all > 0) & (r - big_m >= 0) & (r - big_m <= u)
-        if not glob_ok.any():
-            return False
-        p_all = pre_p[-1]
-        lb = log_binom_u(r - big_m)
-        with np.errstate(divide="ignore"):
-            lt = np.log(np.where(glob_ok, p_all, 0.0)) + lb
-        shift = lt[glob_ok].max()
-        t_all = np.where(glob_ok, np.exp(lt - shift), 0.0)
-        z = t_all.sum()
-        # off-frontier cells
-        if u > 0:
-            mines_free = np.where(glob_ok, r - big_m, 0)
-            prob_free = float((t_all * mines_free).sum() / z / u)
-            if np.all(mines_free[glob_ok] == 0):
-                prob_free = 0.0
-                known[free] = K.SAFE
-            elif np.all(mines_free[glob_ok] == u):
-                prob_free = 1.0
-                known[free] = K.MINE
-            prob[free] = prob_free
-        for ci in range(n_comps):
-            s = int(cells[ci])
-            stride = s + 1
-            others_f = bconv(pre_f[ci], suf_f[n_comps - 1 - ci])
-            others_p = fconv(pre_p[ci], suf_p[n_comps - 1 - ci])
-            mm = np.arange(stride)
-            # q[m] = sum_M' others[M'] * C(u, r - m - M') / exp(shift), feasibility alike
-            tot = mm[:, None] + np.arange(others_p.size)[None, :]
-            lbm = log_binom_u(r - tot)
-            ok = (others_f[None, :] > 0) & np.isfinite(lbm)
-            with np.errstate(divide="ignore"):
-                q = np.where(ok, others_p[None, :] * np.exp(np.where(ok, lbm, 0.0) - shift),
-                             0.0).sum(axis=1)
-            m_ok = ok.any(axis=1) & (feas[ci] > 0)
-            g0 = int(self._comp_gptr[ci])
-            base = int(e_off[ci])
-            scale = wsum[w_off[ci]:w_off[ci] + stride].max()
-            for g in range(int(ng[ci])):
-                sl = slice(base + g * stride, base + (g + 1) * stride)
-                e = esum[sl] / scale
-                size = int(self._grp_size[g0 + g])
-                p = float((e * q).sum() / z / size)
-                cs = self._grp_cells[self._grp_cptr[g0 + g]:self._grp_cptr[g0 + g + 1]]
-                if not np.any(has_mine[sl][m_ok]):
-                    p = 0.0
-                    known[cs] = K.SAFE
-                elif not np.any(has_safe[sl][m_ok]):
-                    p = 1.0
-                    known[cs] = K.MINE
-                prob[cs] = min(max(p, 0.0), 1.0)
-        prob[closed & (known == K.SAFE)] = 0.0
-        prob[closed & (known == K.MINE)] = 1.0
-        return True
-
-    @staticmethod
-    def _cells(obs, idx):
-        """``(x, y, z)`` tuples of flat indices, in index order."""
-        z, y, x = np.unravel_index(idx, obs.shape)
-        return tuple(zip(x.tolist(), y.tolist(), z.tolist()))
-
-    def _result(self, obs, state, contradiction, n_comps, skipped, nodes, exact,
-                probabilities, t0):
-        if contradiction:
-            return Analysis("contradiction", (), (), (), n_comps, skipped, nodes, ms_since(t0),
-                            exact, probabilities)
-        known = self._known
-        closed = state == K.CLOSED
-        safe_idx = np.flatnonzero(closed & (known == K.SAFE))
-        mine_idx = np.flatnonzero(closed & (known == K.MINE))
-        sel = np.ascontiguousarray(obs.selectable).reshape(-1)
-        safe = self._cells(obs, safe_idx)
-        mines = self._cells(obs, mine_idx)
-        moves = tuple([Move("open", c) for c, ok in zip(safe, sel[safe_idx].tolist()) if ok]
-                      + [Move("flag", c) for c, ok in zip(mines, sel[mine_idx].tolist()) if ok])
-        status = "moves" if moves else "stuck"
-        return Analysis(status, safe, mines, moves, n_comps, skipped, nodes, ms_since(t0),
-                        exact, probabilities)
+        if code != E.A_OK:
+            return Analysis("contradiction", (), (), (), comps, skipped, nodes, ms_since(t0),
+                            bool(exact), probabilities)
+        ns, nm = int(res[E.R_SAFE]), int(res[E.R_MINES])
+        idx = ws.cells_out[:ns + nm]
+        sel = obs.selectable.reshape(n)[idx].tolist()
+        wh = w * h
+        cells = [(i % w, (i // w) % h, i // wh) for i in idx.tolist()]
+        safe = tuple(cells[:ns])
+        mines = tuple(cells[ns:])
+        moves = tuple([Move("open", c) for c, ok in zip(safe, sel) if ok]
+                      + [Move("flag", c) for c, ok in zip(mines, sel[ns:]) if ok])
+        return Analysis("moves" if moves else "stuck", safe, mines, moves, comps, skipped,
+                        nodes, ms_since(t0), bool(exact), probabilities)
 
 
 @dataclass(frozen=True)
 class AutoplayResult:
     """How an autoplay game ended.
 
-    ``status``: ``won``, ``lost`` (never expected: the assistant only plays certain
-    moves), ``stuck`` (no certain move left) or ``contradiction``. ``opens``/``flags`` count
-    the moves played, ``decisions`` the analyses, ``decision_ms`` their total time.
+    ``status``: ``won``, ``lost`` (only after a guess: certain moves never lose),
+    ``stuck`` (no certain move left and no guessing) or ``contradiction``.
+    ``opens``/``flags`` count the moves played (guesses included), ``guesses`` the opens
+    that were not certain, ``decisions`` the analyses, ``decision_ms`` their total time.
     """
 
     status: str
@@ -369,30 +207,97 @@ class AutoplayResult:
     decision_ms: float
     elapsed_ms: float
     skipped: int = 0
+    guesses: int = 0
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the fields."""
         return dict(self.__dict__)
 
 
-def autoplay(game, assistant=None, start=None, exact=False, max_decisions=100_000):
+GUESS_RULES = (None, "best")
+
+
+def best_guess(obs: PublicObservation, probabilities: npt.ArrayLike | None) -> Cell | None:
+    """The cell ``autoplay(guess="best")`` opens when no move is certain, or None.
+
+    The selectable closed cell of lowest exact mine probability; ties (within 1e-9)
+    go to the cell most likely to show a 0, estimated as the product of ``1 - p`` over
+    its closed neighbours (0 next to a flag), then to the lowest index. When no
+    probability is known (None, or NaN everywhere: a component over the state budget), a local
+    estimate stands in: the largest share of mines still missing around an open
+    neighbour, or the share of mines left among the closed cells.
+
+    >>> from levelforge.mines import Assistant, Game
+    >>> game = Game("9x9x1-10", seed=1)
+    >>> _ = game.open((4, 4, 0))
+    >>> obs = game.observe()
+    >>> best_guess(obs, Assistant().analyze(obs, exact=True).probabilities) is not None
+    True
+    """
+    n = obs.width * obs.height * obs.depth
+    p = np.full(n, np.nan) if probabilities is None \
+        else np.asarray(probabilities, float).reshape(n)
+    state = obs.state.reshape(n)
+    nb = K.board_tables(obs.width, obs.height, obs.depth)[0]
+    selectable = obs.selectable.reshape(n) & (state == K.CLOSED)
+    if not np.any(selectable & ~np.isnan(p)):
+        p = _local_estimate(obs, state, nb)
+    cand = np.flatnonzero(selectable & ~np.isnan(p))
+    if cand.size == 0:
+        return None
+    pc = p[cand]
+    cand = cand[pc <= pc.min() + 1e-9]
+    if cand.size > 1:
+        stay = np.where(state == K.CLOSED, 1.0 - np.nan_to_num(p, nan=0.5),
+                        np.where(state == K.FLAGGED, 0.0, 1.0))
+        rows = nb[cand]
+        zero = np.where(rows >= 0, stay[rows], 1.0).prod(axis=1)
+        cand = cand[zero >= zero.max() - 1e-12]
+    return obs.cell_of(int(cand[0]))
+
+
+def _local_estimate(obs, state, nb):
+    """Mine shares from single numbers: per closed cell the largest ``missing / closed``
+    over its open neighbours, else the mines left over the closed cells."""
+    n = state.size
+    closed = state == K.CLOSED
+    inside = nb >= 0
+    around = np.where(inside, nb, 0)
+    flags = (inside & (state[around] == K.FLAGGED)).sum(axis=1)
+    unknown = (inside & closed[around]).sum(axis=1)
+    share = np.where((state == K.OPEN) & (unknown > 0),
+                     (obs.numbers.reshape(n) - flags) / np.maximum(unknown, 1), -1.0)
+    est = np.where(inside, share[around], -1.0).max(axis=1)
+    left = obs.remaining_mines / max(int(closed.sum()), 1)
+    return np.where(closed, np.where(est >= 0, est, left), np.nan)
+
+
+def autoplay(game: Game, assistant: Assistant | None = None, start: Sequence[int] | None = None,
+             exact: bool = False, max_decisions: int = 100_000,
+             guess: Literal["best"] | None = None) -> AutoplayResult:
     """Play certain moves until the game ends or the assistant is stuck.
 
     A game not started yet is opened at ``start`` (default: the middle of the top face,
     ``(width // 2, height // 2, 0)``), which is always a zero. Each round asks the
     assistant once and plays every proved move still legal (opens first, then flags).
+    With ``guess="best"`` (for solver benchmarks; the design's assistant never guesses)
+    a stuck round asks for exact probabilities and opens :func:`best_guess` instead.
 
     >>> from levelforge.mines import Game
     >>> result = autoplay(Game("easy", seed=3))
     >>> result.status in ("won", "stuck")
     True
+    >>> autoplay(Game("9x9x1-10", seed=3), guess="best").status in ("won", "lost")
+    True
     """
+    if guess not in GUESS_RULES:
+        raise ConfigError(f"guess must be None or 'best', got {guess!r}")
     t0 = now_ns()
     assistant = Assistant() if assistant is None else assistant
     if game.status == "ready":
         lv = game.level
         game.open(start if start is not None else (lv.width // 2, lv.height // 2, 0))
-    opens = flags = decisions = skipped = 0
+    opens = flags = decisions = skipped = guesses = 0
     decision_ms = 0.0
     status = None
     while status is None:
@@ -402,10 +307,23 @@ def autoplay(game, assistant=None, start=None, exact=False, max_decisions=100_00
         if decisions >= max_decisions:
             status = "stuck"
             break
-        analysis = assistant.analyze(game.observe(), exact=exact)
+        obs = game.observe()
+        analysis = assistant.analyze(obs, exact=exact)
         decisions += 1
         decision_ms += analysis.elapsed_ms
         skipped = analysis.skipped
+        if analysis.status == "stuck" and guess is not None:
+            if not exact:
+                analysis = assistant.analyze(obs, exact=True)
+                decisions += 1
+                decision_ms += analysis.elapsed_ms
+            if analysis.status == "stuck":
+                cell = best_guess(obs, analysis.probabilities)
+                if cell is not None:
+                    game.open(cell)
+                    opens += 1
+                    guesses += 1
+                    continue
         if analysis.status != "moves":
             status = analysis.status
             break
@@ -422,4 +340,5 @@ def autoplay(game, assistant=None, start=None, exact=False, max_decisions=100_00
             except InvalidMoveError:
                 # already opened by an earlier cascade of this round
                 continue
-    return AutoplayResult(status, opens, flags, decisions, decision_ms, ms_since(t0), skipped)
+    return AutoplayResult(status, opens, flags, decisions, decision_ms, ms_since(t0), skipped,
+                          guesses)

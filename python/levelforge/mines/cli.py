@@ -16,6 +16,7 @@ from levelforge.seeding import check_seed, item_seed
 
 from .assistant import Assistant, autoplay
 from .game import Game, Level
+from .noguess import check_no_guess
 from .observation import CLOSED, FLAGGED, OPEN
 
 LEGEND = ("# hidden (not selectable yet), + hidden and selectable, F flag, . open 0, "
@@ -26,7 +27,8 @@ HELP = """commands (cells are x y z; z is the layer, 0 on top):
   open X Y Z   (o)   open a selectable cell
   flag X Y Z   (f)   put or remove a flag
   chord X Y Z  (c)   open the other neighbours of a number whose flags are complete
-  hint         (h)   ask the assistant for certain moves (exact: hint exact)
+  hint         (h)   ask the assistant for certain moves (hint exact, hint complete)
+  rate               the board's figures: 3BV, openings, steps beyond single numbers
   show [Z]     (s)   print every layer, or layer Z
   code               print the share code of this problem
   help         (?)   this text
@@ -99,11 +101,23 @@ def _show(game, out, z=None):
         print(file=out)
 
 
+def _rating_line(game):
+    r = game.rating()
+    how = ("certain moves win from the first open" if r.solved
+           else "certain moves alone do not win")
+    return (f"board: 3BV {r.bbbv}, openings {r.openings}; {how} ({r.subset_steps} subset, "
+            f"{r.enumeration_steps} counting step(s))")
+
+
 def play(game, lines, out, assistant=None):
     """Run the text game on an iterable of command ``lines``; returns the final status."""
     assistant = assistant or Assistant()
+    complete = Assistant(complete=True)
+    kind = {True: ", no guessing needed", "easy": ", no guessing needed (easy)"}.get(
+        game.no_guess, "")
     print(f"3D minesweeper {game.level.width}x{game.level.height}x{game.level.depth}, "
-          f"{game.level.mines} mines, seed {game.seed}. Type 'help' for commands.", file=out)
+          f"{game.level.mines} mines, seed {game.seed}{kind}. Type 'help' for commands.",
+          file=out)
     print(LEGEND, file=out)
     _show(game, out, 0)
     for raw in lines:
@@ -131,9 +145,13 @@ def play(game, lines, out, assistant=None):
                 print(_status_line(game), file=out)
                 if game.status in ("won", "lost"):
                     print("you win!" if game.status == "won" else "game over", file=out)
+                    print(_rating_line(game), file=out)
                     break
+            elif cmd == "rate":
+                print(_rating_line(game), file=out)
             elif cmd in ("h", "hint"):
-                a = assistant.analyze(game.observe(), exact=bool(args and args[0] == "exact"))
+                helper = complete if "complete" in args else assistant
+                a = helper.analyze(game.observe(), exact="exact" in args)
                 print(f"assistant: {a.status}; {len(a.safe)} safe, {len(a.mines)} mine(s) proved,"
                       f" {len(a.moves)} playable now ({a.components} component(s), "
                       f"{a.skipped} over a cap, {a.elapsed_ms:.2f} ms)", file=out)
@@ -181,26 +199,29 @@ def _cell_arg(text):
     return cell
 
 
-def run_autoplay(level, games, seed, exact=False, start=None, assistant=None, show_progress=True):
+def run_autoplay(level, games, seed, exact=False, start=None, assistant=None, show_progress=True,
+                 no_guess=False, guess=None):
     """Autoplay ``games`` games (seeds ``item_seed(seed, i)``); returns a summary dict."""
     assistant = assistant or Assistant()
     counts = {"won": 0, "stuck": 0, "contradiction": 0, "lost": 0}
-    moves = decisions = 0
+    moves = decisions = guesses = 0
     decision_ms = 0.0
     with progress(games, "autoplay", "game", show_progress) as bar:
         for i in range(games):
-            game = Game(level, item_seed(seed, i))
-            r = autoplay(game, assistant, start=start, exact=exact)
+            game = Game(level, item_seed(seed, i), no_guess)
+            r = autoplay(game, assistant, start=start, exact=exact, guess=guess)
             counts[r.status] += 1
             moves += r.opens + r.flags
             decisions += r.decisions
+            guesses += r.guesses
             decision_ms += r.decision_ms
             bar.update(1)
     return {
         "level": Level.parse(level).name, "games": games, "seed": seed, "exact": exact,
+        "no_guess": no_guess, "guess": guess, "assistant": assistant.to_dict(),
         **counts, "win_rate": counts["won"] / games, "stuck_rate": counts["stuck"] / games,
         "moves_per_game": moves / games, "decisions_per_game": decisions / games,
-        "ms_per_decision": decision_ms / max(decisions, 1),
+        "guesses_per_game": guesses / games, "ms_per_decision": decision_ms / max(decisions, 1),
     }
 
 
@@ -208,7 +229,7 @@ def main(argv=None, prog="levelforge mines"):
     """Entry point of ``levelforge mines``; returns the exit code.
 
     >>> main(["autoplay", "--level", "easy", "--games", "2", "--quiet"])  # doctest: +ELLIPSIS
-    | level | games | win rate | stuck rate | moves/game | ms/decision |
+    | level | games | win rate | stuck rate | moves/game | guesses/game | ms/decision |
     ...
     0
     """
@@ -216,17 +237,21 @@ def main(argv=None, prog="levelforge mines"):
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser("play", help="a text game in the terminal (commands on stdin)",
                        description="Play 3D minesweeper in the terminal: one command a line "
-                                   "(open, flag, chord, hint, show, code; 'help' lists "
+                                   "(open, flag, chord, hint, rate, show, code; 'help' lists "
                                    "them), from the keyboard or a script on stdin. Only "
                                    "surface cells can be chosen; the first open is a 0.")
     p.add_argument("--level", default="normal", help="easy, normal, hard or WxHxD-M")
     p.add_argument("--seed", type=int, default=0,
                    help="with the level and the first cell, fixes the mines")
     p.add_argument("--share", help="a share code (seed=..&level=..&start=x,y,z) to replay")
+    p.add_argument("--no-guess", nargs="?", const="1", default="0", metavar="easy",
+                   help="a board certain moves win from the first open (easy: single "
+                        "numbers suffice)")
     a = sub.add_parser("autoplay", help="play certain moves only, over many games",
-                       description="Let the assistant play many games with certain moves "
-                                   "only (no guessing) and print the win and stuck rates, "
-                                   "moves per game and milliseconds per decision.")
+                       description="Let the assistant play many games (certain moves only, "
+                                   "or with --guess best) and print the win and stuck rates, "
+                                   "moves and guesses per game and milliseconds per "
+                                   "decision.")
     a.add_argument("--level", default="normal", help="easy, normal, hard or WxHxD-M")
     a.add_argument("--games", type=positive_int, default=100,
                    help="number of games (default 100)")
@@ -234,27 +259,36 @@ def main(argv=None, prog="levelforge mines"):
                    help="root seed; game i uses levelforge.seeding.item_seed(seed, i)")
     a.add_argument("--start", help="first cell x,y,z (default: middle of the top face)")
     a.add_argument("--exact", action="store_true", help="exact mode (global mine count)")
-    a.add_argument("--max-cells", type=int, default=22,
-                   help="cells (exact mode: groups) per enumerated component")
-    a.add_argument("--max-nodes", type=int, default=200_000,
-                   help="search nodes per component enumeration")
+    a.add_argument("--complete", action="store_true",
+                   help="no cell cap: prove every certain cell (state budget 1,000,000)")
+    a.add_argument("--max-cells", type=int, default=None,
+                   help="cells (exact mode: groups) per counted component (default 22)")
+    a.add_argument("--max-nodes", type=int, default=None,
+                   help="counting states per component (default 200,000)")
+    a.add_argument("--no-guess", nargs="?", const="1", default="0", metavar="easy",
+                   help="no-guess boards (easy: single numbers suffice)")
+    a.add_argument("--guess", choices=["best"],
+                   help="when stuck, open the safest cell (for solver benchmarks)")
     a.add_argument("--json", action="store_true", help="print the summary as JSON")
     a.add_argument("--quiet", action="store_true", help="no progress bar")
     ns = parser.parse_args(argv)
+    no_guess = check_no_guess(ns.no_guess)
     if ns.command == "play":
         game = Game.from_share_code(ns.share) if ns.share is not None \
-            else Game(ns.level, check_seed(ns.seed))
+            else Game(ns.level, check_seed(ns.seed), no_guess)
         play(game, _prompted() if sys.stdin.isatty() else sys.stdin, sys.stdout)
         return 0
     start = _cell_arg(ns.start) if ns.start else None
     summary = run_autoplay(ns.level, ns.games, check_seed(ns.seed), ns.exact, start,
-                           Assistant(ns.max_cells, ns.max_nodes), not ns.quiet)
+                           Assistant(ns.max_cells, ns.max_nodes, ns.complete), not ns.quiet,
+                           no_guess, ns.guess)
     if ns.json:
         print(json.dumps(summary))
     else:
-        print("| level | games | win rate | stuck rate | moves/game | ms/decision |")
-        print("|---|---|---|---|---|---|")
+        print("| level | games | win rate | stuck rate | moves/game | guesses/game "
+              "| ms/decision |")
+        print("|---|---|---|---|---|---|---|")
         print(f"| {summary['level']} | {summary['games']} | {summary['win_rate']:.1%} | "
               f"{summary['stuck_rate']:.1%} | {summary['moves_per_game']:.1f} | "
-              f"{summary['ms_per_decision']:.3f} |")
+              f"{summary['guesses_per_game']:.2f} | {summary['ms_per_decision']:.3f} |")
     return 0

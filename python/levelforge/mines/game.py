@@ -4,11 +4,15 @@ Cells are ``(x, y, z)`` tuples; arrays are indexed ``[z, y, x]``. Only surface c
 be chosen (see :meth:`Game.open`). Mines are placed on the first open, from the seed, the
 level and the start cell alone, so a share code rebuilds the same minefield anywhere.
 """
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass
+from typing import Literal, Sequence
 from urllib.parse import parse_qs
 
 import numpy as np
+import numpy.typing as npt
 
 from levelforge.engine import mines as K
 from levelforge.cells import check_cell
@@ -16,7 +20,8 @@ from levelforge.errors import ConfigError, InvalidMoveError
 from levelforge.seeding import check_seed, kernel_seed
 from levelforge.timing import now_ns
 
-from .observation import PublicObservation
+from .noguess import BoardRating, check_no_guess, generate, rate
+from .observation import Cell, PublicObservation
 
 MAX_SIDE = 32
 
@@ -56,16 +61,16 @@ class Level:
             object.__setattr__(self, "name", self.code())
 
     @property
-    def cells(self):
+    def cells(self) -> int:
         """The number of cells."""
         return self.width * self.height * self.depth
 
-    def code(self):
+    def code(self) -> str:
         """``WxHxD-M``, the custom form accepted by :meth:`parse`."""
         return f"{self.width}x{self.height}x{self.depth}-{self.mines}"
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: Level | str) -> Level:
         """A preset name (``easy``, ``normal``, ``hard``) or ``WxHxD-M`` (``WxH-M`` for 2D)."""
         if isinstance(text, Level):
             return text
@@ -95,8 +100,10 @@ PRESETS = {
 class Game:
     """One game of 3D minesweeper (depth 1 is classic 2D minesweeper).
 
-    ``level`` is a :class:`Level`, a preset name or ``WxHxD-M``; ``seed`` with the level
-    and the first opened cell fixes the minefield.
+    ``level`` is a :class:`Level`, a preset name or ``WxHxD-M``; ``seed`` with the level,
+    the first opened cell and ``no_guess`` fixes the minefield. With ``no_guess=True``
+    the mines are placed so that certain moves win from the first open (``"easy"``:
+    with single numbers alone); see :mod:`levelforge.mines.noguess`.
 
     >>> game = Game("easy", seed=7)
     >>> game.open((0, 0, 0)) > 0        # the first number is always 0: a cascade
@@ -108,9 +115,13 @@ class Game:
     True
     """
 
-    def __init__(self, level="normal", seed=0):
+    def __init__(self, level: Level | str = "normal", seed: int = 0,
+                 no_guess: bool | Literal["easy"] = False) -> None:
         self.level = Level.parse(level)
         self.seed = check_seed(seed)
+        self.no_guess = check_no_guess(no_guess)
+        self.generation = None
+        self._rating = None
         lv = self.level
         self._nb26, self._nb6, self._boundary = K.board_tables(lv.width, lv.height, lv.depth)
         n = lv.cells
@@ -159,13 +170,16 @@ class Game:
         return opened
 
     # ------------------------------------------------------------------ actions
-    def open(self, cell):
+    def open(self, cell: Sequence[int]) -> int:
         """Open a closed, selectable, unflagged cell; returns the number of cells opened.
 
         A 0 opens its 26 neighbours, recursively. Opening a mine loses the game (returns 0).
-        The first open places the mines, never on this cell or its neighbours.
+        The first open places the mines, never on this cell or its neighbours (with
+        ``no_guess``, so that certain moves win from it).
         Raises :class:`~levelforge.InvalidMoveError` (changing nothing) when the cell is
-        out of range, open, flagged, not selectable, or the game is over.
+        out of range, open, flagged, not selectable, or the game is over, and
+        :class:`~levelforge.GenerationError` (changing nothing) when no no-guess board is
+        found (custom levels too dense for one).
         """
         what = "open"
         self._check_running(what)
@@ -185,7 +199,7 @@ class Game:
                                 self._nb26)
         return self._finish_open(opened)
 
-    def flag(self, cell):
+    def flag(self, cell: Sequence[int]) -> bool:
         """Toggle the flag on a selectable closed cell (a flagged cell is always selectable).
 
         Returns True when the cell is now flagged. Illegal actions raise
@@ -207,12 +221,14 @@ class Game:
         self.flags += 1
         return True
 
-    def chord(self, cell):
-        """Open every closed unflagged neighbour of an open number whose flags equal it.
+    def chord(self, cell: Sequence[int]) -> int:
+        """Open the closed unflagged neighbours of an open number whose flags equal it.
 
-        Returns the number of cells opened (a wrong flag can make this lose the game).
-        Raises :class:`~levelforge.InvalidMoveError` when the cell is not open or the
-        number of flagged neighbours differs from its number.
+        Only neighbours that are selectable when the chord is made are opened (the
+        surface rule holds for chords as for :meth:`open`); a 0 among them then opens
+        its 26 neighbours as usual. Returns the number of cells opened (a wrong flag can
+        make this lose the game). Raises :class:`~levelforge.InvalidMoveError` when the
+        cell is not open or the number of flagged neighbours differs from its number.
         """
         what = "chord"
         self._check_running(what)
@@ -225,7 +241,7 @@ class Game:
         if flagged != self._numbers[c]:
             raise InvalidMoveError(f"{what}: cell {self._cell(c)} shows {self._numbers[c]} "
                                    f"but has {flagged} flagged neighbours")
-        closed = nbs[self._state[nbs] == K.CLOSED]
+        closed = nbs[(self._state[nbs] == K.CLOSED) & (self._selectable()[nbs] != 0)]
         self._queue[:closed.size] = closed
         opened = K.open_cascade(self._queue, closed.size, self._mine, self._numbers,
                                 self._state, self._nb26)
@@ -234,21 +250,27 @@ class Game:
     def _place(self, start):
         lv = self.level
         rng = np.array([kernel_seed(self.seed)], np.uint64)
-        K.place_mines(self._nb26, start, lv.mines, rng, self._mine, self._queue)
-        K.compute_numbers(self._mine, self._nb26, self._numbers)
+        if self.no_guess:
+            mine, numbers, self.generation, self._rating = generate(lv, start, rng,
+                                                                    self.no_guess)
+            self._mine[:] = mine
+            self._numbers[:] = numbers
+        else:
+            K.place_mines(self._nb26, start, lv.mines, rng, self._mine, self._queue)
+            K.compute_numbers(self._mine, self._nb26, self._numbers)
         self.start = self._cell(start)
         self.status = "playing"
         self._t0 = now_ns()
 
     # ------------------------------------------------------------------ views
     @property
-    def elapsed_ms(self):
+    def elapsed_ms(self) -> float:
         """Milliseconds from the first open to the end of the game (or to now)."""
         if self._t0 is None:
             return 0.0
         return ((self._t1 if self._t1 is not None else now_ns()) - self._t0) / 1e6
 
-    def observe(self):
+    def observe(self) -> PublicObservation:
         """The :class:`PublicObservation` of the game (copies; no minefield)."""
         lv = self.level
         shape = (lv.depth, lv.height, lv.width)
@@ -263,7 +285,24 @@ class Game:
             status=self.status,
         )
 
-    def minefield(self):
+    def rating(self) -> BoardRating:
+        """The :class:`~levelforge.mines.noguess.BoardRating` of this board (3BV, openings,
+        whether and how certain moves win from the first open), once mines are placed.
+
+        >>> game = Game("easy", seed=4)
+        >>> _ = game.open((2, 2, 0))
+        >>> game.rating().bbbv >= 1
+        True
+        """
+        if self.start is None:
+            raise InvalidMoveError("rating: open the first cell first (it places the mines)")
+        if self._rating is None:
+            x, y, z = self.start
+            start = (z * self.level.height + y) * self.level.width + x
+            self._rating = rate(self.level, self._mine, self._numbers, start)
+        return self._rating
+
+    def minefield(self) -> npt.NDArray[np.bool_]:
         """The mines as a bool array ``[z, y, x]``, only once the game is over.
 
         Raises :class:`~levelforge.InvalidMoveError` while the game is running.
@@ -273,15 +312,19 @@ class Game:
         lv = self.level
         return self._mine.reshape(lv.depth, lv.height, lv.width).astype(bool)
 
-    def share_code(self):
-        """``seed=S&level=L&start=x,y,z``: rebuilds this minefield (after the first open)."""
+    def share_code(self) -> str:
+        """``seed=S&level=L&start=x,y,z`` (and ``&no_guess=1`` or ``=easy``): rebuilds this
+        minefield (after the first open)."""
         if self.start is None:
             raise InvalidMoveError("share_code: open the first cell first (it fixes the mines)")
         x, y, z = self.start
-        return f"seed={self.seed}&level={self.level.name}&start={x},{y},{z}"
+        code = f"seed={self.seed}&level={self.level.name}&start={x},{y},{z}"
+        if self.no_guess:
+            code += "&no_guess=" + ("easy" if self.no_guess == "easy" else "1")
+        return code
 
     @classmethod
-    def from_share_code(cls, code):
+    def from_share_code(cls, code: str) -> Game:
         """The game of a share code, restarted with only its first cell open.
 
         >>> Game.from_share_code("seed=3&level=hard&start=0,0,0").status
@@ -295,10 +338,12 @@ class Game:
         if missing:
             raise ConfigError(f"share code {code!r} lacks {', '.join(missing)} (a share "
                               "code looks like seed=42&level=hard&start=5,5,0)")
-        extra = [k for k in q if k not in keys] + [k for k in keys if len(q[k]) > 1]
+        known = keys + ("no_guess",)
+        extra = [k for k in q if k not in known] + [k for k in known if len(q.get(k, ())) > 1]
         if extra:
             raise ConfigError(f"share code {code!r}: unexpected or repeated "
-                              f"{', '.join(extra)}; it holds seed, level and start only")
+                              f"{', '.join(extra)}; it holds seed, level, start and "
+                              "optionally no_guess only")
         try:
             seed = int(q["seed"][0])
             start = tuple(int(v) for v in q["start"][0].split(","))
@@ -306,7 +351,10 @@ class Game:
             raise ConfigError(f"share code {code!r}: seed and start must be integers") from None
         if len(start) != 3:
             raise ConfigError(f"share code {code!r}: start must be x,y,z")
-        game = cls(q["level"][0], seed)
+        try:
+            game = cls(q["level"][0], seed, check_no_guess(q.get("no_guess", ["0"])[0]))
+        except ConfigError as exc:
+            raise ConfigError(f"share code {code!r}: {exc}") from None
         try:
             game.open(start)
         except InvalidMoveError as exc:
@@ -314,5 +362,6 @@ class Game:
         return game
 
     def __repr__(self):
-        return (f"Game(level={self.level.name!r}, seed={self.seed}, status={self.status!r}, "
+        ng = f", no_guess={self.no_guess!r}" if self.no_guess else ""
+        return (f"Game(level={self.level.name!r}, seed={self.seed}{ng}, status={self.status!r}, "
                 f"opened={self.opened}, flags={self.flags})")

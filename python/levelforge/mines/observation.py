@@ -4,9 +4,13 @@ It holds copies of the public arrays only (cell states, revealed numbers, the se
 mask) and a few counts; it never holds or references the minefield, so an assistant or a
 user interface built on it cannot cheat.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from levelforge.errors import ConfigError
 
@@ -15,6 +19,9 @@ OPEN = 1
 FLAGGED = 2
 
 STATUSES = ("ready", "playing", "won", "lost")
+
+Cell = tuple[int, int, int]
+"""A cell ``(x, y, z)``."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,9 +45,9 @@ class PublicObservation:
     height: int
     depth: int
     mines: int
-    state: np.ndarray
-    numbers: np.ndarray
-    selectable: np.ndarray
+    state: npt.NDArray[np.uint8]
+    numbers: npt.NDArray[np.int8]
+    selectable: npt.NDArray[np.bool_]
     remaining_mines: int
     status: str
 
@@ -81,16 +88,16 @@ class PublicObservation:
             object.__setattr__(self, name, a)
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, int, int]:
         """The array shape ``(depth, height, width)``."""
         return (self.depth, self.height, self.width)
 
-    def cell_index(self, cell):
+    def cell_index(self, cell: Sequence[int]) -> int:
         """The flat index of ``(x, y, z)`` in C order of ``[z, y, x]``."""
         x, y, z = cell
         return (z * self.height + y) * self.width + x
 
-    def cell_of(self, index):
+    def cell_of(self, index: int) -> Cell:
         """The ``(x, y, z)`` tuple of a flat index."""
         index = int(index)
         x = index % self.width

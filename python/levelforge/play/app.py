@@ -1,6 +1,7 @@
 """The web application: pages, static files and the JSON API of every game.
 
-Pages are static HTML shells that rebuild themselves from their URL; the API routes come
+Pages are HTML assembled once, at start-up, from one shell and each page's parts (see
+:mod:`levelforge.play.pages`); they rebuild themselves from their URL. The API routes come
 from the game modules. Engine work runs in a worker thread under one lock (solvers and
 generators keep work arrays and are not thread-safe). Errors answer as JSON
 ``{"error": message}``: 400 for bad input (the API's own messages), 404 for an unknown
@@ -21,20 +22,17 @@ import threading
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import LevelforgeError
 from . import defense, gallery, mines, sokoban, symmetry
 from .files import open_file
+from .pages import PAGES, assemble
 from .sessions import Sessions
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
-PAGES = {"/": "index.html", "/sokoban": "sokoban.html", "/symmetry": "symmetry.html",
-         "/gallery": "gallery.html", "/mines": "mines.html", "/defense": "defense.html",
-         "/watch": "watch.html"}
-"""Each page path and its HTML shell (paths below ``/sokoban/`` and ``/symmetry/`` too)."""
 _ENGINE = threading.Lock()
 
 
@@ -59,12 +57,14 @@ def _api(handler):
     return endpoint
 
 
-def _page(name, media_type="text/html"):
-    path = os.path.join(STATIC, name)
-
+def _page(html):
     async def endpoint(request):
-        return FileResponse(path, media_type=media_type)
+        return HTMLResponse(html)
     return endpoint
+
+
+async def _favicon(request):
+    return FileResponse(os.path.join(STATIC, "favicon.svg"), media_type="image/svg+xml")
 
 
 async def _levelforge_error(request, exc):
@@ -107,10 +107,11 @@ def create_app(file=None):
         for method, path, handler in module.routes():
             routes.append(Route(path, _api(handler), methods=[method]))
     for path, name in PAGES.items():
-        routes.append(Route(path, _page(name), methods=["GET"]))
+        endpoint = _page(assemble(name))
+        routes.append(Route(path, endpoint, methods=["GET"]))
         if path in ("/sokoban", "/symmetry"):
-            routes.append(Route(path + "/{rest:path}", _page(name), methods=["GET"]))
-    routes.append(Route("/favicon.ico", _page("favicon.svg", "image/svg+xml"), methods=["GET"]))
+            routes.append(Route(path + "/{rest:path}", endpoint, methods=["GET"]))
+    routes.append(Route("/favicon.ico", _favicon, methods=["GET"]))
     routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
     app = Starlette(routes=routes, exception_handlers={
         LevelforgeError: _levelforge_error, HTTPException: _http_error,

@@ -3,13 +3,15 @@ and answers with its :class:`~levelforge.mines.PublicObservation` only.
 
 The minefield stays here while the game runs: a view is built from ``game.observe()``
 (cell states, revealed numbers, the selectable mask, counts) and from the share code,
-and only a finished game adds its minefield. Hints come from the
-:class:`~levelforge.mines.Assistant`, which itself sees only the observation.
+and only a finished game adds its minefield and its rating. Hints come from the
+:class:`~levelforge.mines.Assistant`, which itself sees only the observation: with the
+design's caps on an ordinary board, complete on a no-guess board (``no_guess=1`` or
+``easy``), whose promise is that certain moves win from the first open.
 
 >>> from levelforge.mines import Game
 >>> game = Game("easy", seed=3)
 >>> sorted(view(game))[:6]
-['depth', 'elapsed_ms', 'height', 'level', 'mines', 'numbers']
+['depth', 'elapsed_ms', 'height', 'level', 'mines', 'no_guess']
 >>> "minefield" in view(game)
 False
 """
@@ -20,7 +22,8 @@ from ..mines import Assistant, Game
 from .query import REQUIRED, Query, parse_body
 
 _ASSISTANT = Assistant()
-_NEW = ("level", "seed", "start")
+_COMPLETE = Assistant(complete=True)
+_NEW = ("level", "seed", "start", "no_guess")
 
 
 def view(game):
@@ -33,23 +36,26 @@ def view(game):
             "state": obs.state.ravel().tolist(), "numbers": obs.numbers.ravel().tolist(),
             "selectable": obs.selectable.ravel().astype(int).tolist(),
             "remaining_mines": obs.remaining_mines, "elapsed_ms": round(game.elapsed_ms, 1),
+            "no_guess": game.no_guess,
             "start": None if game.start is None else list(game.start),
             "share": None if game.start is None else game.share_code()}
     if obs.status in ("won", "lost"):
         data["minefield"] = game.minefield().ravel().astype(int).tolist()
         data["exploded"] = None if game.exploded is None else list(game.exploded)
+        data["rating"] = game.rating().to_dict()
     return data
 
 
 def new_game(games, query):
-    """``GET /api/mines/new?level=&seed=[&start=x,y,z]``: a new game (with its first cell
-    opened when ``start`` is given, as a share link rebuilds it)."""
+    """``GET /api/mines/new?level=&seed=[&start=x,y,z][&no_guess=0|1|easy]``: a new game
+    (with its first cell opened when ``start`` is given, as a share link rebuilds it)."""
     level, seed = query.text("level", "normal"), query.int("seed")
-    start = query.text("start", None)
+    start, no_guess = query.text("start", None), query.text("no_guess", "0")
     if start is None:
-        game = Game(level, seed)
+        game = Game(level, seed, no_guess)
     else:
-        game = Game.from_share_code(f"seed={seed}&level={level}&start={start}")
+        game = Game.from_share_code(f"seed={seed}&level={level}&start={start}"
+                                    f"&no_guess={no_guess}")
     return {"game": games.add(game), **view(game)}
 
 
@@ -71,12 +77,14 @@ def act(games, body):
 
 def hint(games, query):
     """``GET /api/mines/hint?game=&exact=0|1``: the assistant's proved moves (and, exact,
-    every closed cell's mine probability; null where not closed or unknown)."""
+    every closed cell's mine probability; null where not closed or unknown). A no-guess
+    board is analysed by the complete assistant, which wins it from the first open."""
     game = games.get(query.text("game"))
     exact = query.text("exact", "0")
     if exact not in ("0", "1"):
         raise ConfigError(f"hint: parameter 'exact' must be 0 or 1, got {exact!r}")
-    analysis = _ASSISTANT.analyze(game.observe(), exact=exact == "1")
+    assistant = _COMPLETE if game.no_guess else _ASSISTANT
+    analysis = assistant.analyze(game.observe(), exact=exact == "1")
     data = analysis.to_dict()
     if analysis.probabilities is not None:
         data["probabilities"] = [None if math.isnan(p) else round(float(p), 4)

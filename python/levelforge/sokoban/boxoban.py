@@ -12,17 +12,19 @@ checks the Boxoban layout on top: every board has its ``; N`` line.
 >>> read_boxoban(boxoban_text(levels)) == levels
 True
 """
+from __future__ import annotations
+
 import os
 import re
 
 from ..errors import LevelFormatError
 from ..textfile import read_text
-from .level import _is_board_line, read_xsb
+from .level import Level, _is_board_line, read_xsb
 
 _NUMBER = re.compile(r"^;\s*(\d+)\s*$")
 
 
-def read_boxoban(text):
+def read_boxoban(text: str) -> list[Level]:
     """Read the levels of Boxoban text (a ``str``); level titles are their numbers.
 
     Raises :class:`~levelforge.LevelFormatError` naming the line of a board that has no
@@ -52,7 +54,7 @@ def read_boxoban(text):
     return read_xsb(text)
 
 
-def load_boxoban(path):
+def load_boxoban(path: str | os.PathLike[str]) -> list[Level]:
     """Read the levels of a Boxoban file (UTF-8); errors name the file.
 
     >>> import os, tempfile

@@ -122,18 +122,15 @@ DATASET_CONFIG = {"width": 10, "height": 10, "boxes": 4, "pushes": [15, 30]}
 
 
 def _dataset(args):
-    from ..batch.cli import _config, _executor
+    from ..batch.executors import open_executor, parse_config
     from .dataset import build
 
-    config = _config(args.config) if args.config else dict(DATASET_CONFIG)
-    executor, close = _executor(args)
-    try:
+    config = parse_config(args.config) if args.config else dict(DATASET_CONFIG)
+    with open_executor(args.jobs, args.scheduler) as executor:
         summary = build(args.output, args.count, check_seed(args.seed), config, args.format,
                         args.split_by, args.splits, executor=executor,
                         chunk_size=args.chunk_size, timings=not args.no_timings,
                         show_progress=not args.no_progress)
-    finally:
-        close()
     return summary.report()
 
 

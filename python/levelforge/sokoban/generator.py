@@ -6,9 +6,12 @@ push-optimal length while pulling, stop inside the target range.
 >>> result.in_target, 4 <= result.pushes <= 8, result.level.width
 (True, True, 7)
 """
+from __future__ import annotations
+
 import statistics
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping, Sequence
 
 import numpy as np
 
@@ -41,7 +44,7 @@ class Attempts:
     inner_walls: int
     fallback: bool
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, int | bool]:
         """The statistics as a JSON-ready dict."""
         return dict(self.__dict__)
 
@@ -66,14 +69,14 @@ class GenerateResult:
     seed: int
     elapsed_ms: float
     attempts: Attempts
-    config: dict = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def moves(self):
+    def moves(self) -> int:
         """Length of the solution in moves (walks plus pushes)."""
         return len(self.solution)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready metadata: the level as XSB, seed, configuration, pushes, moves,
         solution, in_target, elapsed_ms and attempt statistics."""
         return {"seed": self.seed, "config": dict(self.config), "level": self.level.to_xsb(),
@@ -106,8 +109,9 @@ def _push_range(pushes):
     return lo, hi
 
 
-_DEFAULTS = {"rebuilds": 40, "every": 1, "node_cap": 50_000, "spread": True}
-RULES = {"design": {"rebuilds": 10, "every": 2, "node_cap": 20_000, "spread": False}}
+_DEFAULTS: dict[str, Any] = {"rebuilds": 40, "every": 1, "node_cap": 50_000, "spread": True}
+RULES: dict[str, dict[str, Any]] = {
+    "design": {"rebuilds": 10, "every": 2, "node_cap": 20_000, "spread": False}}
 """Named presets of :class:`Generator` settings: ``"design"`` is the source design's
 generator (10 rebuilds, solver cap 20,000, a measurement every 2 pulls, stop at the first
 length in range)."""
@@ -153,12 +157,15 @@ class Generator:
     (10, 20000, 2, False, 4)
     """
 
-    def __init__(self, width=7, height=7, boxes=2, pushes=(4, 8), inner_walls=0,
-                 rebuilds=None, max_pulls=None, every=None, node_cap=None, skip=None,
-                 spread=None, rules=None):
+    def __init__(self, width: int = 7, height: int = 7, boxes: int = 2,
+                 pushes: tuple[int, int] | list[int] | str = (4, 8), inner_walls: int = 0,
+                 rebuilds: int | None = None, max_pulls: int | None = None,
+                 every: int | None = None, node_cap: int | None = None,
+                 skip: int | None = None, spread: bool | None = None,
+                 rules: Literal["design"] | None = None) -> None:
         if rules is not None and rules not in RULES:
             raise ConfigError(f"rules must be None or one of {sorted(RULES)}, got {rules!r}")
-        preset = {**_DEFAULTS, **RULES.get(rules, {})}
+        preset = {**_DEFAULTS, **(RULES[rules] if rules is not None else {})}
         rebuilds = preset["rebuilds"] if rebuilds is None else rebuilds
         every = preset["every"] if every is None else every
         node_cap = preset["node_cap"] if node_cap is None else node_cap
@@ -182,7 +189,7 @@ class Generator:
         self.spread = bool(spread)
         self._ws = None
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict (``Generator(**d)`` rebuilds it); a
         preset's name is kept under ``rules`` (its settings are all in the dict too)."""
         d = {"width": self.width, "height": self.height, "boxes": self.boxes,
@@ -218,12 +225,12 @@ class Generator:
             self._ws = ws
         return self._ws
 
-    def warm_up(self):
+    def warm_up(self) -> Generator:
         """Compile (or load from cache) the kernels and allocate the work arrays."""
         self.generate(0)
         return self
 
-    def generate(self, seed):
+    def generate(self, seed: int) -> GenerateResult:
         """One level from ``seed`` (same seed, same level, in any process)."""
         seed = check_seed(seed)
         if not _KERNELS_LOADED:  # once per process, outside the timing
@@ -258,7 +265,7 @@ class Generator:
                               ms_since(start), attempts, self.to_dict())
 
     @staticmethod
-    def summarize(records):
+    def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         """Domain figures of ``GenerateResult.to_dict()`` records, each a mean over the
         levels (so the batch layer merges chunks exactly): in-target share, mean pushes
         and moves, share of closest-candidate fallbacks, mean solver calls.
@@ -288,14 +295,15 @@ def _load_kernels(gen):
     gen.generate(0)
 
 
-_GENERATORS = OrderedDict()  # the few most recent configurations and their work arrays
+# the few most recent configurations and their work arrays
+_GENERATORS: OrderedDict[tuple[tuple[str, Any], ...], Generator] = OrderedDict()
 _GENERATORS_KEPT = 8
 
 
 def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
-             pushes: "tuple[int, int] | str" = (4, 8), inner_walls: int = 0,
-             rebuilds: int = 40, max_pulls: "int | None" = None, every: int = 1,
-             node_cap: int = 50_000, skip: "int | None" = None,
+             pushes: tuple[int, int] | list[int] | str = (4, 8), inner_walls: int = 0,
+             rebuilds: int = 40, max_pulls: int | None = None, every: int = 1,
+             node_cap: int = 50_000, skip: int | None = None,
              spread: bool = True) -> GenerateResult:
     """One level from ``seed`` (default 0, like every levelforge seed) with a cached
     :class:`Generator` of this configuration (see it for the options; the last few
@@ -333,7 +341,7 @@ LEVELS_PER_STAGE = 10
 """Campaign levels per stage; after the last stage the campaign stays there."""
 
 
-def campaign(index):
+def campaign(index: int) -> dict[str, Any]:
     """The generator configuration of campaign level ``index`` (0-based), as keyword
     arguments for :func:`generate` / :class:`Generator`: ten levels per stage of
     :data:`CAMPAIGN_STAGES`, from 6x6 with 1 box up to 8x8 with 3 boxes and 4 inner walls.

@@ -15,10 +15,14 @@ it are its comments.
 >>> Level.from_xsb(level.to_xsb()) == level
 True
 """
+from __future__ import annotations
+
 import os
 from dataclasses import dataclass, field, replace as _replace
+from typing import Any, Iterable
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import LevelFormatError
 from ..textfile import read_text
@@ -46,12 +50,12 @@ class Level:
 
     width: int
     height: int
-    walls: frozenset
-    goals: frozenset
-    boxes: frozenset
-    player: tuple
+    walls: frozenset[tuple[int, int]]
+    goals: frozenset[tuple[int, int]]
+    boxes: frozenset[tuple[int, int]]
+    player: tuple[int, int]
     title: str = ""
-    comments: tuple = field(default=())
+    comments: tuple[str, ...] = field(default=())
 
     def __post_init__(self):
         object.__setattr__(self, "walls", frozenset(self.walls))
@@ -63,7 +67,7 @@ class Level:
 
     # ----------------------------------------------------------------- XSB
     @classmethod
-    def from_xsb(cls, text):
+    def from_xsb(cls, text: str) -> Level:
         """Parse one level from XSB text (title and comment lines allowed above the board).
 
         Raises :class:`~levelforge.LevelFormatError` naming line and column on bad input,
@@ -74,7 +78,7 @@ class Level:
             raise LevelFormatError(f"expected one level, found {len(levels)}")
         return levels[0]
 
-    def to_xsb(self):
+    def to_xsb(self) -> str:
         """The level as XSB text: comments, then ``; title``, then the board rows.
 
         Outside floor and inside floor are both written as spaces; trailing spaces are
@@ -87,7 +91,7 @@ class Level:
         lines.extend(self.rows())
         return "\n".join(lines) + "\n"
 
-    def rows(self):
+    def rows(self) -> list[str]:
         """The board rows as XSB strings (trailing spaces trimmed)."""
         grid = [[" "] * self.width for _ in range(self.height)]
         for x, y in self.walls:
@@ -102,7 +106,9 @@ class Level:
 
     # -------------------------------------------------------------- arrays
     @classmethod
-    def from_arrays(cls, width, height, walls, goals, boxes, player, title="", comments=()):
+    def from_arrays(cls, width: int, height: int, walls: npt.ArrayLike, goals: npt.ArrayLike,
+                    boxes: npt.ArrayLike, player: int, title: str = "",
+                    comments: Iterable[str] = ()) -> Level:
         """Build a level from flat arrays of ``height * width`` cells (cell ``y*width+x``).
 
         ``walls``, ``goals``, ``boxes`` are nonzero where the cell holds one; ``player``
@@ -114,7 +120,8 @@ class Level:
         return cls(int(width), int(height), cells(walls), cells(goals), cells(boxes),
                    (int(player) % width, int(player) // width), title, tuple(comments))
 
-    def arrays(self):
+    def arrays(self) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8],
+                              npt.NDArray[np.uint8], int]:
         """Fresh flat ``uint8`` arrays ``(walls, goals, boxes)`` and the player's cell index."""
         out = []
         for cells in (self.walls, self.goals, self.boxes):
@@ -125,15 +132,15 @@ class Level:
         return out[0], out[1], out[2], self.player[1] * self.width + self.player[0]
 
     @property
-    def is_solved(self):
+    def is_solved(self) -> bool:
         """True when every box stands on a goal."""
         return self.boxes == self.goals
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> Level:
         """A copy with some fields changed (validated like any new level)."""
         return _replace(self, **changes)
 
-    def to_svg(self, cell=32):
+    def to_svg(self, cell: float = 32) -> str:
         """The level as an SVG picture, ``cell`` pixels a square (see :mod:`.svg`).
 
         >>> Level.from_xsb('#####\\n#@$.#\\n#####').to_svg(cell=8)[:4]
@@ -146,7 +153,7 @@ class Level:
         return self.to_svg()
 
 
-def read_xsb(text: str) -> "list[Level]":
+def read_xsb(text: str) -> list[Level]:
     """Read a collection of levels from XSB text (a ``str``).
 
     Text is always text: to read a file, use :func:`load_xsb`. Raises
@@ -162,7 +169,7 @@ def read_xsb(text: str) -> "list[Level]":
     return _parse_collection(text)
 
 
-def load_xsb(path: "str | os.PathLike[str]") -> "list[Level]":
+def load_xsb(path: str | os.PathLike[str]) -> list[Level]:
     """Read a collection of levels from an XSB file (UTF-8, with or without a byte-order mark).
 
     Raises :class:`~levelforge.LevelFormatError` if the file cannot be read, is not UTF-8
@@ -179,7 +186,7 @@ def load_xsb(path: "str | os.PathLike[str]") -> "list[Level]":
         raise exc.in_file(os.fspath(path)) from None
 
 
-def write_xsb(levels):
+def write_xsb(levels: Iterable[Level]) -> str:
     """XSB text of a collection: each level's :meth:`Level.to_xsb`, a blank line between."""
     return "\n".join(level.to_xsb() for level in levels)
 

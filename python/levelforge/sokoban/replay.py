@@ -5,12 +5,15 @@
 >>> replay(level, 'RR').is_solved
 True
 """
+from __future__ import annotations
+
 from ..errors import InvalidMoveError
+from .level import Level
 
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
 
 
-def replay(level: "Level", moves: str) -> "Level":
+def replay(level: Level, moves: str) -> Level:
     """The level after playing ``moves`` (LURD: lower-case walks, upper-case pushes).
 
     Raises :class:`~levelforge.InvalidMoveError` naming the move (0-based) that walks

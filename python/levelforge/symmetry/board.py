@@ -9,8 +9,10 @@ required point and uses no forbidden edge.
 >>> count_solutions(b, limit=100)
 12
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -22,6 +24,11 @@ MIN_SIZE = 1
 MAX_SIZE = 9
 EXACT, AT_LIMIT, NODE_CAP = "exact", "at_limit", "node_cap"
 _STATUS = {_k.COMPLETE: EXACT, _k.AT_LIMIT: AT_LIMIT, _k.NODE_CAP: NODE_CAP}
+
+Point = tuple[int, int]
+"""A lattice point ``(x, y)``."""
+Edge = tuple[Point, Point]
+"""A lattice edge: a sorted pair of adjacent points."""
 
 
 class CountResult(NamedTuple):
@@ -84,10 +91,10 @@ class Board:
     """
 
     size: int
-    start: tuple
-    goal: tuple
-    required: frozenset = frozenset()
-    forbidden: frozenset = frozenset()
+    start: Point
+    goal: Point
+    required: frozenset[Point] = frozenset()
+    forbidden: frozenset[Edge] = frozenset()
 
     def __post_init__(self):
         size = self.size
@@ -109,15 +116,15 @@ class Board:
         object.__setattr__(self, "forbidden", frozenset(
             _edge(e, size, f"forbidden edge {i}") for i, e in enumerate(forb)))
 
-    def index(self, point):
+    def index(self, point: Sequence[int]) -> int:
         """The flat index ``y * N + x`` of a point."""
         return point[1] * self.size + point[0]
 
-    def point(self, index):
+    def point(self, index: int) -> Point:
         """The point ``(x, y)`` of a flat index."""
         return (index % self.size, index // self.size)
 
-    def mirrored(self):
+    def mirrored(self) -> Board:
         """This board mirrored across the vertical axis.
 
         >>> Board(3, (0, 0), (2, 1)).mirrored().goal
@@ -128,7 +135,7 @@ class Board:
                      frozenset(mirror_point(p, n) for p in self.required),
                      frozenset(mirror_edge(e, n) for e in self.forbidden))
 
-    def check(self, path):
+    def check(self, path: Iterable[Sequence[int]]) -> bool:
         """True if ``path`` (a sequence of points) is a solution of this board.
 
         A malformed path (not points, or points off the board) raises ConfigError; a
@@ -152,7 +159,7 @@ class Board:
                 return False
         return self.required <= set(pts)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, list[Any]]:
         """JSON-ready form: points as ``[x, y]`` lists, sets sorted."""
         return {
             "start": list(self.start),
@@ -162,7 +169,7 @@ class Board:
         }
 
     @classmethod
-    def from_dict(cls, size, data, where="board"):
+    def from_dict(cls, size: int, data: Mapping[str, Any], where: str = "board") -> Board:
         """Inverse of :meth:`to_dict`; malformed data raises LevelFormatError naming ``where``."""
         try:
             return cls(size, tuple(data["start"]), tuple(data["goal"]),
@@ -243,7 +250,7 @@ def board_arrays(board, ws):
     return ix(board.start), ix(board.goal), adj, req
 
 
-def count_solutions(board, limit=2):
+def count_solutions(board: Board, limit: int = 2) -> int:
     """The number of solutions of ``board``, exact below ``limit`` (``limit`` means "at least").
 
     The counting DFS stops as soon as ``limit`` solutions are found.

@@ -15,7 +15,10 @@
 >>> p.check(p.solution), count_solutions(p.master())
 (True, 1)
 """
+from __future__ import annotations
+
 from enum import Enum
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -82,8 +85,9 @@ class Generator:
     'CORNER_FIRST'
     """
 
-    def __init__(self, size, strategy=None, *, rlimit=3_000_000, max_nodes=200_000,
-                 required_share=0.3):
+    def __init__(self, size: int, strategy: Strategy | str | None = None, *,
+                 rlimit: int = 3_000_000, max_nodes: int = 200_000,
+                 required_share: float = 0.3) -> None:
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) \
                 or not GEN_MIN_SIZE <= size <= GEN_MAX_SIZE:
             raise ConfigError(f"size must be an integer in [{GEN_MIN_SIZE}, {GEN_MAX_SIZE}], "
@@ -112,7 +116,7 @@ class Generator:
         state["_ws"] = None  # work arrays are rebuilt in each process
         return state
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict."""
         return {"system": "symmetry", "size": self.size,
                 "strategy": None if self.strategy is None else self.strategy.value,
@@ -124,7 +128,7 @@ class Generator:
             self._ws = Workspace(self.size, max_solutions=2)
         return self._ws
 
-    def warm_up(self):
+    def warm_up(self) -> None:
         """Compile (or load from cache) the kernels and load Z3; cheap when already done."""
         global _KERNELS_LOADED
         _KERNELS_LOADED = True
@@ -135,7 +139,7 @@ class Generator:
         ws.profile(start, goal, adj, req, list(range(self.size)) + [ws.n - 1])
         solve_path(3, (0, 0), (2, 2), 9, seed=0)
 
-    def generate(self, seed):
+    def generate(self, seed: int) -> Puzzle:
         """A puzzle whose master board has exactly one solution, reproducible from ``seed``."""
         seed = check_seed(seed)
         if not _KERNELS_LOADED:  # once per process, outside the timing
@@ -146,7 +150,7 @@ class Generator:
         return Puzzle(**puzzle, elapsed_ms=ms_since(t_all))
 
     @staticmethod
-    def summarize(records):
+    def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         """Batch figures from puzzle dicts (``Puzzle.to_dict()``), each a mean over the
         puzzles (shares are means of per-puzzle fractions), so the batch layer can merge
         the figures of any number of chunks exactly by weighting them with their counts.
@@ -183,7 +187,7 @@ class Generator:
 _KERNELS_LOADED = False
 
 
-def generate(size: int, seed: int = 0, strategy: "Strategy | str | None" = None, *,
+def generate(size: int, seed: int = 0, strategy: Strategy | str | None = None, *,
              rlimit: int = 3_000_000, max_nodes: int = 200_000,
              required_share: float = 0.3) -> Puzzle:
     """One symmetry puzzle of ``size`` x ``size`` from ``seed`` (default 0, like every

@@ -12,10 +12,14 @@ a required point belongs to one board and is named in that board's coordinates.
 >>> judge(p, [(0, 0), (0, 1), (1, 1), (2, 1), (2, 0)]).solved
 True
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
 
 from ..errors import ConfigError
-from .board import _point, mirror_edge, mirror_point
+from .board import Edge, Point, _point, mirror_edge, mirror_point
+from .puzzle import Puzzle
 
 RULES = ("start", "step", "revisit", "forbidden", "goal", "required")
 """The rules a stroke can break, in the order they are checked along it."""
@@ -33,10 +37,10 @@ class Verdict:
     solved: bool
     rule: str | None
     board: str | None
-    where: tuple
+    where: tuple[Point | Edge, ...]
     message: str
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (points and edges as lists)."""
         def plain(item):
             return [plain(v) for v in item] if isinstance(item, tuple) else item
@@ -48,7 +52,7 @@ def _broken(rule, board, where, message):
     return Verdict(False, rule, board, tuple(where), message)
 
 
-def judge(puzzle, path):
+def judge(puzzle: Puzzle, path: Iterable[Sequence[int]]) -> Verdict:
     """The :class:`Verdict` on ``path`` (points drawn on board A) for ``puzzle``.
 
     Rules are checked along the stroke and the first broken one is reported: it must

@@ -12,11 +12,14 @@ board: A's conditions plus the mirror of B's.
 >>> p.check([(0, 0), (0, 1), (1, 1), (2, 1), (2, 2)])
 True
 """
+from __future__ import annotations
+
 import json
 from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
 
 from ..errors import ConfigError, LevelFormatError
-from .board import Board, _point, mirror_edge, mirror_point
+from .board import Board, Point, _point, mirror_edge, mirror_point
 
 FORMAT = "levelforge.symmetry/1"
 
@@ -40,14 +43,14 @@ class Puzzle:
     size: int
     board_a: Board
     board_b: Board
-    solution: tuple = ()
-    seed: int = None
-    strategy: str = None
-    waypoints: tuple = ()
+    solution: tuple[Point, ...] = ()
+    seed: int | None = None
+    strategy: str | None = None
+    waypoints: tuple[Point, ...] = ()
     elapsed_ms: float = 0.0
-    timings: dict = field(default_factory=dict)
-    difficulty: dict = field(default_factory=dict)
-    config: dict = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    difficulty: dict[str, Any] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self):
         a, b = self.board_a, self.board_b
@@ -69,7 +72,7 @@ class Puzzle:
         if sol and not self.master().check(sol):
             raise ConfigError("the solution does not solve the puzzle (both boards at once)")
 
-    def master(self):
+    def master(self) -> Board:
         """The board the puzzle is judged on: A's conditions plus the mirror of B's.
 
         >>> Puzzle(3, Board(3, (0, 0), (2, 0)), Board(3, (2, 0), (0, 0),
@@ -80,7 +83,7 @@ class Puzzle:
         return Board(self.size, a.start, a.goal, a.required | b.required,
                      a.forbidden | b.forbidden)
 
-    def check(self, path):
+    def check(self, path: Iterable[Sequence[int]]) -> bool:
         """True if ``path`` (points drawn on A) solves both boards at once; a malformed
         path raises ConfigError.
 
@@ -89,7 +92,7 @@ class Puzzle:
         """
         return self.master().check(path)
 
-    def to_svg(self, path=(), cell=40):
+    def to_svg(self, path: Iterable[Sequence[int]] = (), cell: float = 40) -> str:
         """Boards A and B side by side as an SVG picture, ``path`` (points on A, e.g.
         ``self.solution``) drawn on A and mirrored on B (see :mod:`.svg`).
 
@@ -102,7 +105,7 @@ class Puzzle:
     def _repr_svg_(self):
         return self.to_svg()
 
-    def to_dict(self, include_timings=True):
+    def to_dict(self, include_timings: bool = True) -> dict[str, Any]:
         """JSON-ready dict. ``include_timings=False`` drops the machine-dependent fields
         (``timings``, ``elapsed_ms``), leaving what the seed alone determines."""
         d = {
@@ -122,7 +125,7 @@ class Puzzle:
             d["elapsed_ms"] = round(self.elapsed_ms, 3)
         return d
 
-    def to_json(self, include_timings=True):
+    def to_json(self, include_timings: bool = True) -> str:
         """One line of JSON (keys sorted), the same content as :meth:`to_dict`.
 
         >>> p = Puzzle(3, Board(3, (0, 0), (2, 0)), Board(3, (2, 0), (0, 0)))
@@ -132,7 +135,7 @@ class Puzzle:
         return json.dumps(self.to_dict(include_timings), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: dict[str, Any]) -> Puzzle:
         """Inverse of :meth:`to_dict`; malformed data raises LevelFormatError."""
         if not isinstance(data, dict):
             raise LevelFormatError(f"a puzzle must be a JSON object, got {type(data).__name__}")
@@ -156,7 +159,7 @@ class Puzzle:
             raise LevelFormatError(str(exc)) from None
 
     @classmethod
-    def from_json(cls, text, line=None):
+    def from_json(cls, text: str | bytes, line: int | None = None) -> Puzzle:
         """Parse one JSON object (one line of a JSONL file; ``line`` for error messages)."""
         try:
             data = json.loads(text)

@@ -18,6 +18,8 @@ any machine with the same Z3 version.
 >>> r.status, len(r.path)
 ('sat', 9)
 """
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass
 
@@ -25,12 +27,13 @@ import z3
 
 from ..errors import ConfigError
 from ..timing import ms_since, now_ns
+from .board import Point
 
 SAT, UNSAT, LIMIT = "sat", "unsat", "limit"
 _TRUE_VAR = re.compile(r"\(define-fun v(\d+)_(\d+) \(\) Bool\s+true\)")
 
 
-def longest_path_points(size, start, goal):
+def longest_path_points(size: int, start: Point, goal: Point) -> int:
     """The most points a self-avoiding path from ``start`` to ``goal`` can visit (colour bound).
 
     Colour point ``(x, y)`` by ``(x + y) % 2``. A path alternates colours, so for even N

@@ -438,6 +438,7 @@ async function load() {
     answer = await api("/api/defense/new?" + q);
   } catch (err) {
     showError(err.message);
+    $("title").textContent = "No game";
     document.body.dataset.state = "error";
     return;
   }
@@ -448,6 +449,7 @@ async function load() {
   clearReviewMarks();
   setState(answer);
   const s = answer.scenario;
+  $("title").textContent = `Scenario ${s.name}, seed ${answer.seed}`;
   $("scenario").textContent = `Scenario ${s.name}: ${s.width}x${s.height}, ${s.waves} waves` +
     (s.notes ? ` (${s.notes})` : "") + ". The seed orders the final wave's entrances.";
   document.title = `${s.name}, seed ${answer.seed} · The Last Lighthouse · levelforge play`;

@@ -302,6 +302,18 @@ function wirePointer(canvas) {
   canvas.addEventListener("pointerleave", () => { if (game) hover(-1); });
 }
 
+const NO_GUESS = {"1": "no guessing", "easy": "no guessing, easy"};
+
+/** The board's figures, as players rate boards (3BV and the rest, from the server once
+ * the game is over). */
+function rating(r) {
+  const logic = r.solved ? (r.logic === "easy" ? "single numbers win it"
+    : "certain moves win it") : "it needs a guess";
+  return `Board: 3BV ${r.bbbv}, ${r.openings} opening${r.openings === 1 ? "" : "s"}; ` +
+    `${logic}` + (r.solved && r.logic !== "easy" ? ` (${r.subset_steps} subset and ` +
+    `${r.enumeration_steps} counting step${r.enumeration_steps === 1 ? "" : "s"})` : "") + ".";
+}
+
 function show() {
   $("left").textContent = game.remaining_mines;
   $("opened").textContent = game.state.filter((s) => s === 1).length;
@@ -311,12 +323,14 @@ function show() {
   card.hidden = !(game.status === "won" || game.status === "lost");
   if (game.status === "won") {
     card.innerHTML = `<h3>Cleared!</h3><p>Every safe cell of the ${game.level} board open in ` +
-      `${(game.elapsed_ms / 1000).toFixed(1)} s.</p><button class="primary" id="again">New game</button>`;
+      `${(game.elapsed_ms / 1000).toFixed(1)} s.</p><p id="rating">${rating(game.rating)}</p>` +
+      '<button class="primary" id="again">New game</button>';
     setStatus("Won: every safe cell is open.", "good");
   } else if (game.status === "lost") {
     const [x, y, z] = game.exploded;
     card.innerHTML = `<h3>Boom</h3><p>A mine at (${x}, ${y}, ${z}). The mines are shown ` +
-      `dark.</p><button id="replay">Same board again</button> <button class="primary" id="again">New game</button>`;
+      `dark.</p><p id="rating">${rating(game.rating)}</p><button id="replay">Same board ` +
+      'again</button> <button class="primary" id="again">New game</button>';
     setStatus(`Lost: a mine at (${x}, ${y}, ${z}).`, "bad");
     $("replay").onclick = () => load();
   } else if (game.status === "ready") {
@@ -374,6 +388,7 @@ async function load() {
   const form = $("form").elements;
   form.level.value = q.get("level") || "normal";
   form.seed.value = q.get("seed");
+  form.no_guess.value = NO_GUESS[q.get("no_guess")] ? q.get("no_guess") : "0";
   $("share").value = location.href;
   document.body.dataset.state = "loading";
   let answer;
@@ -389,7 +404,8 @@ async function load() {
   hint = null;
   hovered = -1;
   $("title").textContent = `${game.level}: ${game.width}x${game.height}` +
-    (game.depth > 1 ? `x${game.depth}` : "") + `, ${game.mines} mines, seed ${game.seed}`;
+    (game.depth > 1 ? `x${game.depth}` : "") + `, ${game.mines} mines, seed ${game.seed}` +
+    (game.no_guess ? `, ${NO_GUESS[game.no_guess === true ? "1" : game.no_guess]}` : "");
   document.title = `${game.level} · HyperMines 3D · levelforge play`;
   buildBoard();
   updateLayerText();
@@ -410,6 +426,7 @@ window.minesView = {
     const hit = pick(clientX, clientY);
     return hit ? {cell: cellOf(hit.cell), kind: hit.kind} : null;
   },
+  act: (action, x, y, z) => act(action, cellIndex(x, y, z)),  // as a click would
   view: () => game,
   hint: () => hint,
   camera: () => three.camera.position.toArray(),
@@ -426,8 +443,9 @@ function wire() {
   $("form").onsubmit = (e) => {
     e.preventDefault();
     const f = e.target.elements;
-    history.pushState(null, "", "/mines?" + new URLSearchParams({level: f.level.value,
-      seed: f.seed.value}));
+    const q = new URLSearchParams({level: f.level.value, seed: f.seed.value});
+    if (f.no_guess.value !== "0") q.set("no_guess", f.no_guess.value);
+    history.pushState(null, "", "/mines?" + q);
     load();
   };
   wireSeedAndShare($("form"));
