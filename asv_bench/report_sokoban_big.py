@@ -1,7 +1,8 @@
 """Sokoban on big levels: solved counts and times for both solver modes.
 
     python asv_bench/report_sokoban_big.py [--generated 10] [--limit 60] [--quick 10]
-                                           [--xsb FILE [--xsb-limit 60]]
+                                           [--xsb FILE [--xsb-limit 60] [--xsb-only]
+                                            [--levels 1,5,11-20]] [--mode any]
 
 Level sets:
 1. Generated big levels: 20x20 rooms (outer wall included) with 10-15 boxes and 40
@@ -14,7 +15,8 @@ Level sets:
 
 Every level is solved push-optimally (``optimal=True``) and with ``optimal=False``,
 each with a time limit; the table counts levels solved within ``--quick`` seconds and
-within the limit, and every solution is replayed. First, the start-up cost: the first
+within the limit, and every solution is replayed. For ``--xsb`` the numbers of the
+levels solved and not solved follow the table (``--levels`` measures only those). First, the start-up cost: the first
 solve in a fresh process with ``max_nodes=50_000_000``. Figures come from a shared
 machine.
 """
@@ -101,6 +103,15 @@ def table(name, levels, res, quick):
     return lines
 
 
+def _numbers(text):
+    """``1,5,11-20`` -> [1, 5, 11, ..., 20]."""
+    out = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--generated", type=int, default=10)
@@ -111,29 +122,40 @@ def main(argv=None):
     ap.add_argument("--xsb-limit", type=float, default=None,
                     help="time limit per level for --xsb (default: --limit)")
     ap.add_argument("--xsb-only", action="store_true", help="measure only the --xsb file")
+    ap.add_argument("--levels", type=_numbers, default=None,
+                    help="only these levels of --xsb, numbered from 1 (e.g. 1,5,11-20)")
     ap.add_argument("--mode", choices=("both", "optimal", "any"), default="both")
     args = ap.parse_args(argv)
     sets = []
     if not args.xsb_only:
         sets.append(("generated 20x20, 10-15 boxes",
-                     [pulled_level(item_seed(7, i)) for i in range(args.generated)], args.limit))
+                     [pulled_level(item_seed(7, i)) for i in range(args.generated)], args.limit,
+                     None))
         micro = collections.load("microban")
         biggest = sorted(range(len(micro)), key=lambda k: (-len(micro[k].boxes), k))[:5]
         sets.append((f"Microban {', '.join(str(k + 1) for k in sorted(biggest))}",
-                     [micro[k] for k in sorted(biggest)], args.limit))
+                     [micro[k] for k in sorted(biggest)], args.limit, None))
     if args.xsb:
-        sets.append((args.xsb.rsplit("/", 1)[-1], load_xsb(args.xsb),
-                     args.xsb_limit or args.limit))
+        levels = load_xsb(args.xsb)
+        numbers = args.levels or list(range(1, len(levels) + 1))
+        sets.append((args.xsb.rsplit("/", 1)[-1], [levels[k - 1] for k in numbers],
+                     args.xsb_limit or args.limit, numbers))
     print(f"| levels | mode | solved within {args.quick:g} s | solved within the limit | "
           f"proved unsolvable | median ms (solved) | mean pushes (solved) |")
     print("|---|---|---|---|---|---|---|")
     modes = {"both": (True, False), "optimal": (True,), "any": (False,)}[args.mode]
     if not args.xsb_only:
         print(f"First solve in a fresh process, max_nodes=50,000,000: {first_solve_ms()}\n")
-    for name, levels, limit in sets:
+    for name, levels, limit, numbers in sets:
         res = measure(levels, limit, args.max_nodes, modes)
         print("\n".join(table(f"{name}, limit {limit:g} s", levels, res, args.quick)),
               flush=True)
+        for optimal, rows in (res.items() if numbers else ()):
+            mode = "push-optimal" if optimal else "any"
+            for label, pick in (("solved", True), ("not solved", False)):
+                listed = [k for k, r in zip(numbers, rows) if r.solved == pick]
+                print(f"{name}, {mode}, {label} ({len(listed)}): "
+                      f"{' '.join(map(str, listed)) or '-'}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1003,10 +1003,13 @@ def reconstruct(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue
 def table_rebuild(table, ctr, nhash, nplayer, zob):
     """Insert every node of the running search into ``table`` (a fresh, larger, zeroed
     power-of-two table; the old one is dropped): how the transposition table grows
-    with the search instead of being sized by the node cap up front."""
+    with the search instead of being sized by the node cap up front. Nodes with a
+    negative player cell (the pushes inside a macro move) are left out."""
     mask = table.shape[0] - 1
     tepoch = ctr[C_TEPOCH]
     for j in range(ctr[C_NODES]):
+        if nplayer[j] < 0:
+            continue  # a push inside a macro move, not a stored state
         key = nhash[j] ^ zob[1, nplayer[j]]
         slot = np.int64(key & np.uint64(mask))
         while (table[slot] >> _T_GEN_SHIFT) == tepoch:

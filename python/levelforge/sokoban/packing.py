@@ -1,6 +1,6 @@
-"""The search for any solution (``solve(level, optimal=False)``): goals packed in a
-planned order, one stage at a time, then weighted A* over the whole level if a stage
-fails.
+"""The search for any solution (``solve(level, optimal=False)``), a portfolio of three
+searches: goals packed in a planned order one stage at a time, then the feature-space
+search (:mod:`levelforge.sokoban.fess`), then weighted A* and A* over the whole level.
 
 Levels built around a goal room jam when a box fills a goal near the room's entrance
 before the goals behind it; strong solvers (Festival's packing order, YASS's goal-room
@@ -10,10 +10,14 @@ search from the current state (``g + STAGE_WEIGHT * guide``, no reopening) whose
 is "``m`` goals packed in plan order", guided by the push distance from the nearest
 free box to an empty goal of the next layer (``levelforge.engine.sokoban._any_h``).
 Each stage starts where the last one ended, so no search wanders over the whole
-level. When a stage fails (the stages' node cap, or no way on from there), the level
-is searched as a whole from the start: weighted A* on ``g + ANY_WEIGHT * (h + a
-penalty per goal not packed in plan order)`` for half the time left, then the
-push-optimal A* for the rest (a solution it finds is marked optimal).
+level, and all stages together store at most ``STAGE_NODES`` states: cheap where they
+work, soon given up where a stage jams.
+
+When a stage fails, the feature-space search takes the level from the start for the
+time left (or ``max_nodes`` states). Only if it stops at its node cap (not at the time
+limit) does weighted A* on ``g + ANY_WEIGHT * (h + a penalty per goal not packed in
+plan order)`` get half the time left, then the push-optimal A* the rest (a solution it
+finds is marked optimal).
 
 >>> from levelforge.sokoban import Level, solve
 >>> level = Level.from_xsb('########\\n#@$  . #\\n#  $ . #\\n#      #\\n########')
@@ -37,17 +41,14 @@ STAGE_NODES = 200_000
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
 
 
-def packing_plan(walls, goals, width):
-    """The fill order of the goals: goals deeper inside a goal area (further from the
-    nearest floor cell that is not a goal, walking over goals) come first; goals next to
-    free floor form the last layer, so goals that stand apart share one layer. Returns
-    the goal cells in fill order, each one's layer, and each one's index among the goal
-    cells in cell order (its row of the push distances): int32, ``3 k`` entries.
+def goal_depth(walls, goals, width):
+    """Steps from each goal to the nearest floor cell that is not a goal, walking over
+    goals (int64 per cell, 0 off the goals); goals walled in by goals only get the
+    largest depth + 1.
 
-    >>> w = np.array([1] * 7 + [1, 0, 0, 0, 0, 1, 1] + [1] * 7, np.uint8)
-    >>> g = np.array([0] * 7 + [0, 1, 1, 0, 0, 0, 0] + [0] * 7, np.uint8)
-    >>> packing_plan(w, g, 7).tolist()  # cell 8 (deeper) before cell 9
-    [8, 9, 0, 1, 0, 1]
+    >>> w = np.array([1] * 6 + [1, 0, 0, 0, 0, 1] + [1] * 6, np.uint8)
+    >>> goal_depth(w, np.array([0] * 7 + [1, 1] + [0] * 9, np.uint8), 6)[6:12].tolist()
+    [0, 2, 1, 0, 0, 0]
     """
     n = walls.shape[0]
     depth = np.full(n, -1, np.int64)
@@ -62,9 +63,24 @@ def packing_plan(walls, goals, width):
                     depth[c + s] = depth[c] + 1
                     nxt.append(c + s)
         frontier = nxt
+    depth[(depth < 0) & (goals == 1)] = depth.max() + 1
+    return np.maximum(depth, 0)
+
+
+def packing_plan(walls, goals, width):
+    """The fill order of the goals: goals deeper inside a goal area (further from the
+    nearest floor cell that is not a goal, walking over goals) come first; goals next to
+    free floor form the last layer, so goals that stand apart share one layer. Returns
+    the goal cells in fill order, each one's layer, and each one's index among the goal
+    cells in cell order (its row of the push distances): int32, ``3 k`` entries.
+
+    >>> w = np.array([1] * 7 + [1, 0, 0, 0, 0, 1, 1] + [1] * 7, np.uint8)
+    >>> g = np.array([0] * 7 + [0, 1, 1, 0, 0, 0, 0] + [0] * 7, np.uint8)
+    >>> packing_plan(w, g, 7).tolist()  # cell 8 (deeper) before cell 9
+    [8, 9, 0, 1, 0, 1]
+    """
     cells = np.flatnonzero(goals)
-    d = depth[cells]
-    d[d < 0] = d.max() + 1  # goals walled in by other goals only: deepest
+    d = goal_depth(walls, goals, width)[cells]
     order = np.argsort(-d, kind="stable")
     return np.concatenate([cells[order], d.max() - d[order], order]).astype(np.int32)
 
@@ -81,13 +97,16 @@ def _play(solution, boxes, player, width):
     return player
 
 
-def solve_any(search, ctr, board, box_cells, player, cap, deadline, symtab):
+def solve_any(search, fess, ctr, board, box_cells, player, cap, deadline, symtab,
+              stages=True):
     """Packing stages, then the whole-level searches (see the module docstring).
     ``search(board, boxes, player, cap, weight, plan, symtab, deadline)`` runs one
-    search on the workspace whose counters are ``ctr`` (:meth:`Solver._search`);
-    returns ``(status, solution, nodes, expanded, optimal)``, ``optimal`` True when the
-    last resort, A*, found the solution. ``unsolvable`` only comes from a whole-level
-    search, which drops no state a solution needs; a failed stage proves nothing."""
+    search on the workspace whose counters are ``ctr`` (:meth:`Solver._search`),
+    ``fess(board, boxes, player, cap, deadline)`` the feature-space search
+    (:meth:`Solver._fess`); returns ``(status, solution, nodes, expanded, optimal)``,
+    ``optimal`` True when the last resort, A*, found the solution. ``unsolvable`` only
+    comes from a whole-level search, which drops no state a solution needs; a failed
+    stage proves nothing. ``stages=False`` skips the packing stages."""
     walls, goals, width = board[0], board[1], board[5]
     plan = packing_plan(walls, goals, width)
     boxes = set(int(c) for c in box_cells)
@@ -95,7 +114,7 @@ def solve_any(search, ctr, board, box_cells, player, cap, deadline, symtab):
     moves = []
     nodes = expanded = 0
     status = "solved"
-    for stage in range(1, plan.shape[0] // 3 + 1):
+    for stage in range(1, plan.shape[0] // 3 + 1 if stages else 1):
         ctr[_k.C_STAGE] = stage  # a stage packed already ends at its start
         cells = np.array(sorted(boxes), np.int32)
         budget = min(cap, STAGE_NODES) - nodes
@@ -111,8 +130,14 @@ def solve_any(search, ctr, board, box_cells, player, cap, deadline, symtab):
         at = _play(solution, boxes, at, width)
         moves.append(solution)
     ctr[_k.C_STAGE] = 0
-    if status == "solved":  # every stage: every goal holds a box
+    if stages and status == "solved":  # every stage: every goal holds a box
         return "solved", "".join(moves), nodes, expanded, False
+    if deadline is None or now_ns() < deadline:
+        status, solution, n, e = fess(board, box_cells, player, cap, deadline)
+        nodes += n
+        expanded += e
+        if status != "limit" or (deadline is not None and now_ns() >= deadline):
+            return status, solution, nodes, expanded, False
     for weight in (ANY_WEIGHT, 1):
         now = now_ns()
         if deadline is not None and now >= deadline:

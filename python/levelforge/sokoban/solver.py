@@ -18,6 +18,7 @@ from ..engine.grid import flood_fill
 from ..errors import ConfigError
 from ..timing import ms_since, now_ns
 from .level import Level
+from .fess import FessWorkspace, fess_search
 from .packing import solve_any
 
 SOLVED = "solved"
@@ -152,10 +153,12 @@ class Workspace:
         else:
             self.ctr[_k.C_TEPOCH] = 0
 
-    def grow(self, cap):
+    def grow(self, cap, room=None):
         """Double what the running search outgrew (status ``GROW``), never past what a
-        search capped at ``cap`` states can use; the search then goes on unchanged."""
-        room = 4 * int(self.ctr[_k.C_BOXES]) + 1
+        search capped at ``cap`` states can use; the search then goes on unchanged.
+        ``room``: the most nodes one expansion adds (default: one per push)."""
+        if room is None:
+            room = 4 * int(self.ctr[_k.C_BOXES]) + 1
         used = int(self.ctr[_k.C_NODES])
         if used + room > self.nodes or 2 * (used + room) > self.table.shape[0]:
             self._resize(max(min(2 * self.nodes, cap + room), used + room), used)
@@ -248,6 +251,8 @@ class Solver:
     def __init__(self, max_nodes=DEFAULT_MAX_NODES):
         self.max_nodes = _check_nodes(max_nodes)
         self.workspace = Workspace()
+        self._fess_ws = None  # the feature-space search's arrays, made on its first use
+        self._stages = True  # optimal=False starts with the packing stages
 
     def warm_up(self):
         """Compile (or load from the cache) the kernels by solving a tiny level."""
@@ -310,8 +315,8 @@ class Solver:
             found = self._search(board, box_cells, player, cap, 1, None, symtab, deadline)
             found += (True,)
         else:
-            found = solve_any(self._search, ws.ctr, board, box_cells, player, cap,
-                              deadline, symtab)
+            found = solve_any(self._search, self._fess, ws.ctr, board, box_cells, player,
+                              cap, deadline, symtab, self._stages)
         status, solution, nodes, expanded, proved = found
         if status != SOLVED:
             return SolveResult(status, None, None, None, nodes, expanded, ms_since(start),
@@ -339,11 +344,29 @@ class Solver:
         expanded = int(ws.ctr[_k.C_EXPANDED])
         if status != _k.SOLVED:
             return _STATUS[status], None, nodes, expanded
+        return SOLVED, self._solution(walls, width, symtab), nodes, expanded
+
+    def _fess(self, board, box_cells, player, cap, deadline):
+        """The feature-space search from ``box_cells`` and ``player`` on a prepared
+        ``board``: its status, LURD solution or None, and node counts (as :meth:`_search`)."""
+        if self._fess_ws is None:
+            self._fess_ws = FessWorkspace(self.workspace)
+        status, nodes, expanded = fess_search(self.workspace, self._fess_ws, board, box_cells,
+                                              player, cap, deadline)
+        if status != _k.SOLVED:
+            return _STATUS[status], None, nodes, expanded
+        return SOLVED, self._solution(board[0], board[5]), nodes, expanded
+
+    def _solution(self, walls, width, symtab=None):
+        """The LURD solution of the solved search in the workspace."""
+        ws = self.workspace
         pushes = int(ws.ng[ws.ctr[_k.C_GOAL]])
+        if ws.chain.shape[0] <= pushes:
+            ws.chain = np.zeros(pushes + 1, np.int32)
         out = np.empty(pushes * (walls.shape[0] + 1) + 1, np.uint8)
         length = _k.reconstruct(walls, width, ws.pool, ws.nparent, ws.nmove, ws.ctr,
                                 ws.occ, ws.stamp2, ws.queue2, ws.prev, ws.chain, out, symtab)
-        return SOLVED, out[:length].tobytes().decode("ascii"), nodes, expanded
+        return out[:length].tobytes().decode("ascii")
 
 
 def _check_nodes(max_nodes):
@@ -379,7 +402,10 @@ def _load_any_kernels():
     order), on the first ``optimal=False`` solve."""
     global _ANY_LOADED
     _ANY_LOADED = True
-    Solver(max_nodes=1000).solve(Level.from_xsb(_PLAIN), optimal=False)
+    solver = Solver(max_nodes=1000)
+    solver.solve(Level.from_xsb(_PLAIN), optimal=False)  # the packing stages solve it
+    solver._stages = False
+    solver.solve(Level.from_xsb(_PLAIN), optimal=False)  # the feature-space search
 
 
 def _load_symmetric_kernels():
@@ -409,7 +435,8 @@ def solve(level, max_nodes=DEFAULT_MAX_NODES, time_limit=None, optimal=True):
 
     With ``optimal=False`` the same states, heuristic and pruning serve a search for any
     solution (:mod:`levelforge.sokoban.packing`): goals filled one at a time in a
-    planned packing order, then weighted A* over the whole level, then A*. The
+    planned packing order, then a feature-space search (:mod:`levelforge.sokoban.fess`)
+    over the whole level, then (only at its node cap) weighted A* and A*. The
     solution replays to solved; it is marked ``optimal=False`` (its push count is an
     upper bound) unless A* found it. ``unsolvable`` is still a proof. Uses a shared
     :class:`Solver` workspace; use your own :class:`Solver` per thread.

@@ -1,0 +1,689 @@
+"""Sokoban kernels of the search for any solution: the packing order by retrograde
+analysis and a feature-space search (after Shoham and Schaeffer, "The FESS Algorithm: A
+Feature Based Approach to Single-Agent Search", IEEE CoG 2020).
+
+Kept apart from the push-optimal search (:mod:`levelforge.engine.sokoban`, whose helpers
+and node arrays it shares) so that neither the generator nor a push-optimal solve
+compiles it.
+
+The feature-space search projects every stored state onto a cell of a small *feature
+space*: (goals packed in the packing order, regions of free floor). It cycles through
+the cells that have open states, one expansion per cell in turn, so progress made in a
+rare cell is followed as eagerly as the crowd in a common one. Inside a cell it expands
+the state of least *weight*: a move that improves a feature (more goals packed, fewer
+regions) or that an advisor proposes (the packing macro: a box pushed along a whole
+path onto the next goal of the packing order) costs 0, any other push 1; ties go to the
+smaller matching cost. Each cell's open states are a pairing heap threaded through
+per-node arrays (``pkey``, ``pchild``, ``psib``); cells are found by their feature key in
+a small open-addressing table.
+"""
+import numpy as np
+from numba import njit
+
+from .grid import flood_fill
+from .sokoban_match import child_matching, parent_matching
+from .sokoban import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HEAP, C_NODES, C_START,
+                      C_STATUS, C_TEPOCH, GROW, LIMIT, MAX_G, MAX_GENERATION, RUNNING, SOLVED, UNREACHABLE,
+                      UNSOLVABLE, _T_FP_MASK, _T_GEN_SHIFT, _T_NODE_MASK, _child_norm, _entry,
+                      _region_min, box_columns, frozen_state, matching_cost, pi_corral)
+
+# slots of ``fctr`` (int64[N_FCOUNTERS]), the feature-space search's own counters
+F_NCELLS = 0   # cells created
+F_CURSOR = 1   # the cell whose turn is next
+F_OPEN = 2     # open states in all cells
+F_FILL = 3     # flood-fill epoch of ``stamp3``
+F_MACROS = 4   # packing macros made
+N_FCOUNTERS = 5
+
+CELL_SLOTS = 1 << 15  # size of the cell table: at most CELL_SLOTS // 2 cells
+_KEY_W = 42  # heap key: weight << 42 | matching cost << 26 | node
+_KEY_H = 26
+
+
+# --------------------------------------------------------------------------- packing order
+
+@njit(cache=True, _nrt=False)
+def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bqueue):
+    """Pulls needed to bring a lone box from goal ``g`` to a floor cell that is not a
+    goal, with the boxes marked in ``blk`` in place and the player starting on any free
+    side of it; ``UNREACHABLE`` if it cannot leave the goals. A breadth-first search
+    over (box cell, player side) states, ``seen`` stamped with a fresh ``fctr[F_FILL]``
+    epoch; the player's sides around each box cell come from a flood fill (``stamp2``,
+    ``ctr[C_FILL2]``)."""
+    steps = (-width, -1, 1, width)
+    n = walls.shape[0]
+    blk[g] = 0
+    fctr[F_FILL] += 1
+    mark = fctr[F_FILL]
+    tail = 0
+    for k in range(4):
+        if blk[g + steps[k]] == 0:
+            seen[4 * g + k] = mark
+            bqueue[tail] = 4 * g + k
+            tail += 1
+    head = 0
+    found = UNREACHABLE
+    while head < tail and found == UNREACHABLE:
+        # states come in rounds of equal pull counts: bqueue entries pack count * 4n
+        st = bqueue[head]
+        head += 1
+        depth = st // (4 * n)
+        s = st % (4 * n)
+        c = s >> 2
+        k = s & 3
+        # the sides the player reaches around the box on c, starting from side k
+        blk[c] = 1
+        ctr[C_FILL2] += 1
+        flood_fill(blk, width, np.int64(c + steps[k]), stamp2, ctr[C_FILL2], queue2)
+        blk[c] = 0
+        for k2 in range(4):
+            p = c + steps[k2]
+            if blk[p] or stamp2[p] != ctr[C_FILL2]:
+                continue
+            # pull towards side k2: the box goes to p, the player to p + step
+            q = p + steps[k2]
+            if blk[q]:
+                continue
+            s2 = 4 * p + k2
+            if seen[s2] == mark:
+                continue
+            seen[s2] = mark
+            if goals[p] == 0:
+                found = depth + 1
+                break
+            bqueue[tail] = (depth + 1) * 4 * n + s2
+            tail += 1
+    blk[g] = 1
+    return found
+
+
+@njit(cache=True, _nrt=False)
+def packing_order(walls, goals, goal_cells, width, order, blk, stamp2, ctr, queue2, seen,
+                  fctr, bqueue, depth):
+    """The order in which to fill the goals, by retrograde analysis (as Festival and
+    YASS compute theirs): from the solved state, take out one box at a time, the one
+    that leaves the goals in the fewest pulls with the others in place (ties: the
+    shallower goal, ``depth``: steps over goals to the nearest other floor; then the
+    smaller cell), until none is left; the packing order is the reverse. A box that
+    cannot leave takes the shallowest goal still filled. ``order`` receives the goal
+    cells, first to fill first. Work arrays: ``blk`` (uint8; left equal to ``walls``),
+    ``stamp2``/``queue2`` (one slot per cell), ``seen``/``bqueue`` (four per cell)."""
+    n = walls.shape[0]
+    k = goal_cells.shape[0]
+    for c in range(n):
+        blk[c] = walls[c]
+    for i in range(k):
+        blk[goal_cells[i]] = 1
+    for r in range(k):
+        best = -1
+        best_d = np.int64(0)
+        for i in range(k):
+            g = goal_cells[i]
+            if blk[g] == 0:
+                continue
+            d = _pull_out(np.int64(g), walls, goals, blk, width, stamp2, ctr, queue2, seen,
+                          fctr, bqueue)
+            rank = (np.int64(d) << 20) | (np.int64(depth[g]) << 12)
+            if best < 0 or rank < best_d:
+                best = g
+                best_d = rank
+        order[k - 1 - r] = best
+        blk[best] = 0
+
+
+# --------------------------------------------------------------------------- cells
+
+@njit(cache=True, _nrt=False)
+def _meld(a, b, pkey, pchild, psib):
+    """Meld two pairing-heap roots (sibling links -1); returns the new root."""
+    if pkey[b] < pkey[a]:
+        a, b = b, a
+    psib[b] = pchild[a]
+    pchild[a] = b
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def _cell_pop(cell, croot, pkey, pchild, psib):
+    """Remove and return the least node of a cell's pairing heap (two-pass pairing)."""
+    r = croot[cell]
+    c = pchild[r]
+    acc = -1  # the pairs of the first pass, linked through psib, last pair first
+    while c >= 0:
+        a = c
+        b = psib[a]
+        if b < 0:
+            psib[a] = acc
+            acc = a
+            break
+        nxt = psib[b]
+        psib[a] = -1
+        psib[b] = -1
+        m = _meld(a, b, pkey, pchild, psib)
+        psib[m] = acc
+        acc = m
+        c = nxt
+    res = -1
+    while acc >= 0:
+        nxt = psib[acc]
+        psib[acc] = -1
+        res = acc if res < 0 else _meld(res, acc, pkey, pchild, psib)
+        acc = nxt
+    croot[cell] = res
+    pchild[r] = -1
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _cell_push(j, feat, w, h, ckey, cidx, croot, pkey, pchild, psib, fctr):
+    """Put node ``j`` (weight ``w``, matching cost ``h``) into the cell of feature key
+    ``feat`` (created when new). Returns False when the cell table is full."""
+    mask = ckey.shape[0] - 1
+    slot = np.int64((feat * 0x9E3779B1) & mask)
+    while True:
+        if ckey[slot] == feat:
+            cell = cidx[slot]
+            break
+        if ckey[slot] < 0:
+            if 2 * fctr[F_NCELLS] >= ckey.shape[0]:
+                return False
+            cell = fctr[F_NCELLS]
+            fctr[F_NCELLS] = cell + 1
+            ckey[slot] = feat
+            cidx[slot] = cell
+            croot[cell] = -1
+            break
+        slot = (slot + 1) & mask
+    if w > 0xFFFF:
+        w = 0xFFFF
+    if h > 0xFFFF:
+        h = 0xFFFF
+    pkey[j] = (np.int64(w) << _KEY_W) | (np.int64(h) << _KEY_H) | np.int64(j)
+    pchild[j] = -1
+    psib[j] = -1
+    croot[cell] = j if croot[cell] < 0 else _meld(croot[cell], j, pkey, pchild, psib)
+    fctr[F_OPEN] += 1
+    return True
+
+
+# --------------------------------------------------------------------------- features
+
+@njit(cache=True, _nrt=False)
+def _packed(occ, order):
+    """Goals filled in packing order: the length of the filled prefix of ``order``."""
+    for i in range(order.shape[0]):
+        if occ[order[i]] == 0:
+            return i
+    return order.shape[0]
+
+
+@njit(cache=True, _nrt=False)
+def _regions(blk, floor, width, stamp3, fctr, queue):
+    """Connected regions of free floor (cells neither wall nor box)."""
+    fctr[F_FILL] += 1
+    ep = fctr[F_FILL]
+    count = 0
+    for i in range(floor.shape[0]):
+        c = floor[i]
+        if blk[c] == 0 and stamp3[c] != ep:
+            flood_fill(blk, width, np.int64(c), stamp3, ep, queue)
+            count += 1
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def _features(occ, blk, order, floor, width, stamp3, fctr, queue):
+    """The feature key of a state: goals packed in order, then free regions."""
+    return np.int64(_packed(occ, order)) | (np.int64(_regions(blk, floor, width, stamp3, fctr,
+                                                              queue)) << 8)
+
+
+# --------------------------------------------------------------------------- packing macro
+
+@njit(cache=True, _nrt=False)
+def _macro_path(target, order, npacked, occ, blk, walls, dead, compof, width, stamp, epoch,
+                mseen, mnext, mqueue, fctr, path):
+    """A box path onto the empty goal ``target``: a breadth-first search of pulls from
+    the target over (box cell, player side) states, other boxes as obstacles and the
+    player's sides joined as with a lone box (``compof``; the caller replays the path and
+    drops it if the player cannot walk as assumed). The source is any box not on the
+    first ``npacked`` goals of ``order`` whose pushing side the player reaches now
+    (``stamp == epoch``). Writes the pushes (``cell * 4 + direction``) into ``path`` and
+    returns their number, 0 when there is none."""
+    steps = (-width, -1, 1, width)
+    n = walls.shape[0]
+    fctr[F_FILL] += 1
+    mark = fctr[F_FILL]
+    tail = 0
+    for k in range(4):
+        p = target + steps[k]
+        if walls[p] == 0 and occ[p] == 0:
+            s = 4 * target + k
+            mseen[s] = mark
+            mnext[s] = -1
+            mqueue[tail] = s
+            tail += 1
+    head = 0
+    while head < tail:
+        s = mqueue[head]
+        head += 1
+        c = s >> 2
+        k = s & 3
+        comp = compof[c * n + c + steps[k]]
+        for d in range(4):
+            # the last push went in direction d: the box came from c - step, the player
+            # ends on c - step (side 3 - d of c), which must join side k
+            sd = steps[d]
+            src = c - sd
+            if walls[src] or compof[c * n + src] != comp:
+                continue
+            pl = src - sd
+            if walls[pl] or occ[pl]:
+                continue
+            if occ[src]:
+                packed_box = False
+                for q in range(npacked):
+                    if order[q] == src:
+                        packed_box = True
+                        break
+                if packed_box or stamp[pl] != epoch:
+                    continue
+                # found: the pushes from src along the next links
+                length = 0
+                path[0] = src * 4 + d
+                length = 1
+                t = s
+                while mnext[t] >= 0:
+                    nx = mnext[t]
+                    cb = t >> 2
+                    nb = nx >> 2
+                    for e in range(4):
+                        if cb + steps[e] == nb:
+                            path[length] = cb * 4 + e
+                            length += 1
+                            break
+                    t = nx
+                return length
+            if dead[src]:
+                continue
+            s2 = 4 * src + (3 - d)
+            if mseen[s2] == mark:
+                continue
+            mseen[s2] = mark
+            mnext[s2] = s
+            mqueue[tail] = s2
+            tail += 1
+    return 0
+
+
+# --------------------------------------------------------------------------- search
+
+@njit(cache=True, _nrt=False)
+def _lookup(table, mask, tepoch, key, norm, wbox, nbox, nplayer, nbox_pool):
+    """The node of a stored state (sorted boxes ``wbox``, normalised player ``norm``,
+    hash ``key``) and its free table slot: ``(node or -1, slot)``."""
+    slot = np.int64(key & np.uint64(mask))
+    want = _entry(tepoch, key, np.int64(0))
+    while True:
+        e = table[slot]
+        if (e >> _T_GEN_SHIFT) != tepoch:
+            return -1, slot
+        j = e & _T_NODE_MASK
+        if (e & _T_FP_MASK) == want & _T_FP_MASK and nplayer[j] == norm:
+            same = True
+            jb = j * nbox
+            for q in range(nbox):
+                if nbox_pool[jb + q] != wbox[q]:
+                    same = False
+                    break
+            if same:
+                return j, slot
+        slot = (slot + 1) & mask
+
+
+@njit(cache=True, _nrt=False)
+def fess_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
+               nbox_pool, nplayer, nparent, ng, nhash, nmove, table, ctr,
+               occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
+               hu, hv, hp, hway, hminv, hused, fstack, hside, compof,
+               nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor):
+    """Reset the workspace and store the start state (box cells ``boxes[:nbox]``, player
+    cell ``player``) with a node cap ``cap``. Returns RUNNING, SOLVED (already solved) or
+    UNSOLVABLE (a dead square, frozen box or no matching)."""
+    ctr[C_NODES] = 0
+    ctr[C_HEAP] = 0  # not used: each cell has its own heap
+    if ctr[C_TEPOCH] >= MAX_GENERATION:
+        for i in range(table.shape[0]):
+            table[i] = 0
+        ctr[C_TEPOCH] = 0
+    ctr[C_TEPOCH] += 1
+    ctr[C_GOAL] = -1
+    ctr[C_EXPANDED] = 0
+    ctr[C_BOXES] = nbox
+    ctr[C_CAP] = cap
+    ctr[C_START] = player
+    ctr[C_STATUS] = RUNNING
+    fctr[F_NCELLS] = 0
+    fctr[F_CURSOR] = 0
+    fctr[F_OPEN] = 0
+    fctr[F_MACROS] = 0
+    for i in range(ckey.shape[0]):
+        ckey[i] = -1
+    for c in range(walls.shape[0]):
+        blk[c] = walls[c]
+    for i in range(nbox):
+        v = boxes[i]
+        j = i
+        while j > 0 and wbox[j - 1] > v:
+            wbox[j] = wbox[j - 1]
+            j -= 1
+        wbox[j] = v
+    bad = False
+    for i in range(nbox):
+        occ[wbox[i]] = 1
+        blk[wbox[i]] = 1
+    for i in range(nbox):
+        c = wbox[i]
+        if dead[c]:
+            bad = True
+        elif frozen_state(np.int64(c), walls, occ, dead, goals, tmp, width, fstack) == 2:
+            bad = True
+    norm = _region_min(blk, width, np.int64(player), stamp2, ctr, C_FILL2, queue2)
+    feat = _features(occ, blk, order, floor, width, stamp3, fctr, queue2)
+    for i in range(nbox):
+        occ[wbox[i]] = 0
+        blk[wbox[i]] = 0
+    box_columns(wbox, nbox, np.int64(norm), compof, walls.shape[0], hside)
+    h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+    if bad or h >= UNREACHABLE:
+        ctr[C_STATUS] = UNSOLVABLE
+        return UNSOLVABLE
+    bh = np.uint64(0)
+    for i in range(nbox):
+        nbox_pool[i] = wbox[i]
+        bh ^= zob[0, wbox[i]]
+    nplayer[0] = norm
+    nparent[0] = -1
+    ng[0] = 0
+    nhash[0] = bh
+    nmove[0] = 0
+    nw[0] = 0
+    ctr[C_NODES] = 1
+    mask = table.shape[0] - 1
+    key = bh ^ zob[1, norm]
+    table[np.int64(key & np.uint64(mask))] = _entry(ctr[C_TEPOCH], key, np.int64(0))
+    if h == 0:
+        ctr[C_GOAL] = 0
+        ctr[C_STATUS] = SOLVED
+        return SOLVED
+    _cell_push(0, feat, 0, h, ckey, cidx, croot, pkey, pchild, psib, fctr)
+    return RUNNING
+
+
+@njit(cache=True, _nrt=False)
+def _store(u, wbox, nbox, norm, bh, move, g1, w, feat, h, slot, want,
+           nbox_pool, nplayer, nparent, ng, nhash, nmove, table, ctr,
+           nw, pkey, pchild, psib, ckey, cidx, croot, fctr):
+    """Store a new child of ``u`` and put it into its cell; returns its node, or -1
+    when the cell table is full."""
+    j = ctr[C_NODES]
+    ctr[C_NODES] = j + 1
+    jb = j * nbox
+    for q in range(nbox):
+        nbox_pool[jb + q] = wbox[q]
+    nplayer[j] = norm
+    nparent[j] = u
+    ng[j] = g1
+    nhash[j] = bh
+    nmove[j] = move
+    nw[j] = w
+    table[slot] = want | j
+    if h > 0 and not _cell_push(j, feat, w, h, ckey, cidx, croot, pkey, pchild, psib, fctr):
+        return -1  # the cell table is full: the search stops (a limit, not a proof)
+    return j
+
+
+@njit(cache=True, _nrt=False)
+def fess_run(budget, walls, goals, dead, dist, zob, width,
+             nbox_pool, nplayer, nparent, ng, nhash, nmove, table, ctr,
+             occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
+             hu, hv, hp, hway, hminv, hused, fstack, hside, compof,
+             nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
+             mseen, mnext, mqueue, path, mw):
+    """Continue the feature-space search for at most ``budget`` expansions. Returns
+    RUNNING (budget used), SOLVED (``ctr[C_GOAL]``), UNSOLVABLE (no open state left:
+    every reachable state was expanded, a proof), LIMIT (node cap, cell table full or
+    pushes past ``MAX_G``) or GROW (the node arrays or the table need room: grow them
+    and call again)."""
+    steps = (-width, -1, 1, width)
+    if ctr[C_STATUS] != RUNNING:
+        return ctr[C_STATUS]
+    n = walls.shape[0]
+    nbox = ctr[C_BOXES]
+    cap = ctr[C_CAP]
+    mask = table.shape[0] - 1
+    tepoch = ctr[C_TEPOCH]
+    room = 4 * nbox + 2 + 4 * n  # the most nodes one expansion adds (pushes, a macro)
+    done = 0
+    while done < budget:
+        nodes = ctr[C_NODES]
+        if nodes + room > nplayer.shape[0] or 2 * (nodes + room) > table.shape[0]:
+            return GROW
+        if fctr[F_OPEN] == 0:
+            ctr[C_STATUS] = UNSOLVABLE
+            return UNSOLVABLE
+        # the next cell with open states, in turn
+        ncells = fctr[F_NCELLS]
+        cell = fctr[F_CURSOR]
+        for _ in range(ncells):
+            if cell >= ncells:
+                cell = 0
+            if croot[cell] >= 0:
+                break
+            cell += 1
+        fctr[F_CURSOR] = cell + 1
+        u = _cell_pop(cell, croot, pkey, pchild, psib)
+        fctr[F_OPEN] -= 1
+        gu = np.int64(ng[u])
+        if gu + n + 2 >= MAX_G:
+            ctr[C_STATUS] = LIMIT
+            return LIMIT
+        done += 1
+        ctr[C_EXPANDED] += 1
+        wu = np.int64(nw[u])
+        base = u * nbox
+        for i in range(nbox):
+            c = nbox_pool[base + i]
+            occ[c] = 1
+            blk[c] = 1
+        ctr[C_FILL] += 1
+        epoch = ctr[C_FILL]
+        flood_fill(blk, width, np.int64(nplayer[u]), stamp, epoch, queue)
+        fu = _features(occ, blk, order, floor, width, stamp3, fctr, queue2)
+        parent_matching(nbox_pool, base, nbox, np.int64(nplayer[u]), compof, n, dist, mw,
+                        hway, hminv, hused)
+        zmask = pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch,
+                          width, stamp2, ctr, queue2)
+        g1 = gu + 1
+        status = RUNNING
+        for i in range(nbox):
+            b = np.int64(nbox_pool[base + i])
+            if zmask == 0 or (zmask > 0 and stamp2[b] != zmask):
+                continue
+            for d in range(4):
+                s = steps[d]
+                t = b + s
+                if blk[t] or dead[t] or stamp[b - s] != epoch:
+                    continue
+                occ[b] = 0
+                blk[b] = 0
+                occ[t] = 1
+                blk[t] = 1
+                if frozen_state(t, walls, occ, dead, goals, tmp, width, fstack) != 2:
+                    k = 0
+                    for j in range(nbox):
+                        if j != i:
+                            wbox[k] = nbox_pool[base + j]
+                            k += 1
+                    k = nbox - 1
+                    while k > 0 and wbox[k - 1] > t:
+                        wbox[k] = wbox[k - 1]
+                        k -= 1
+                    wbox[k] = t
+                    norm = _child_norm(blk, width, b, t, np.int64(nplayer[u]), stamp, epoch,
+                                       stamp2, ctr, queue2)
+                    if norm < 0:
+                        norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
+                    bh = nhash[u] ^ zob[0, b] ^ zob[0, t]
+                    key = bh ^ zob[1, norm]
+                    found, slot = _lookup(table, mask, tepoch, key, norm, wbox, nbox, nplayer,
+                                          nbox_pool)
+                    if found < 0:
+                        h = child_matching(nbox_pool, base, nbox, i, t, norm, compof, n, dist,
+                                           mw, hu, hv, hp, hway, hminv, hused)
+                        if h < UNREACHABLE:
+                            if ctr[C_NODES] >= cap:
+                                status = LIMIT
+                            else:
+                                fc = _features(occ, blk, order, floor, width, stamp3, fctr,
+                                               queue2)
+                                # a push that packs more goals or joins regions is free
+                                better = (fc & 0xFF) > (fu & 0xFF) or (fc >> 8) < (fu >> 8)
+                                j = _store(u, wbox, nbox, norm, bh, b * 4 + d, g1,
+                                           wu if better else wu + 1, fc, h, slot,
+                                           _entry(tepoch, key, np.int64(0)),
+                                           nbox_pool, nplayer, nparent, ng, nhash, nmove,
+                                           table, ctr, nw, pkey, pchild, psib, ckey, cidx,
+                                           croot, fctr)
+                                if j < 0:
+                                    status = LIMIT
+                                elif h == 0:
+                                    ctr[C_GOAL] = j
+                                    status = SOLVED
+                occ[t] = 0
+                blk[t] = 0
+                occ[b] = 1
+                blk[b] = 1
+                if status != RUNNING:
+                    break
+            if status != RUNNING:
+                break
+        if status == RUNNING:
+            status = _macro(u, _packed(occ, order), occ, blk, walls, goals, dead, dist, zob, width,
+                            nbox, cap, nbox_pool, nplayer, nparent, ng, nhash, nmove, table,
+                            ctr, stamp, epoch, stamp2, queue2, tmp, wbox, hu, hv, hp, hway,
+                            hminv, hused, fstack, hside, compof, nw, pkey, pchild, psib,
+                            ckey, cidx, croot, fctr, stamp3, order, floor, mseen, mnext,
+                            mqueue, path, mw)
+        for i in range(nbox):
+            c = nbox_pool[base + i]
+            occ[c] = 0
+            blk[c] = 0
+        if status != RUNNING:
+            ctr[C_STATUS] = status
+            return status
+    return RUNNING
+
+
+@njit(cache=True, _nrt=False)
+def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap,
+           nbox_pool, nplayer, nparent, ng, nhash, nmove, table, ctr, stamp, epoch,
+           stamp2, queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack, hside,
+           compof, nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
+           mseen, mnext, mqueue, path, mw):
+    """The packing advisor on the expanded node ``u`` (its boxes marked in ``occ`` and
+    ``blk``, its region ``stamp == epoch``): push a box along a whole path onto the next
+    goal of the packing order, a child of weight 0 (the pushes on the way are stored as
+    nodes outside the table and the cells, for the solution's reconstruction). Returns
+    the search status. ``occ`` and ``blk`` are as they were on return."""
+    steps = (-width, -1, 1, width)
+    n = walls.shape[0]
+    if npacked >= order.shape[0]:
+        return RUNNING
+    target = order[npacked]
+    length = _macro_path(np.int64(target), order, npacked, occ, blk, walls, dead, compof,
+                         width, stamp, epoch, mseen, mnext, mqueue, fctr, path)
+    if length == 0:
+        return RUNNING
+    # replay the path: the player must reach each pushing side
+    player = np.int64(nplayer[u])
+    ok = True
+    moved = 0
+    first = path[0] >> 2
+    for q in range(length):
+        b = np.int64(path[q] >> 2)
+        s = steps[path[q] & 3]
+        ctr[C_FILL2] += 1
+        flood_fill(blk, width, player, stamp2, ctr[C_FILL2], queue2)
+        if stamp2[b - s] != ctr[C_FILL2] or blk[b + s]:
+            ok = False
+            break
+        occ[b] = 0
+        blk[b] = 0
+        occ[b + s] = 1
+        blk[b + s] = 1
+        player = b
+        moved += 1
+    last = np.int64(path[length - 1] >> 2) + steps[path[length - 1] & 3]
+    status = RUNNING
+    if ok and frozen_state(last, walls, occ, dead, goals, tmp, width, fstack) != 2:
+        k = 0
+        for j in range(nbox):
+            v = nbox_pool[u * nbox + j]
+            if v != first:
+                wbox[k] = v
+                k += 1
+        k = nbox - 1
+        while k > 0 and wbox[k - 1] > last:
+            wbox[k] = wbox[k - 1]
+            k -= 1
+        wbox[k] = last
+        norm = _region_min(blk, width, player, stamp2, ctr, C_FILL2, queue2)
+        bh = nhash[u] ^ zob[0, first] ^ zob[0, last]
+        key = bh ^ zob[1, norm]
+        mask = table.shape[0] - 1
+        tepoch = ctr[C_TEPOCH]
+        found, slot = _lookup(table, mask, tepoch, key, norm, wbox, nbox, nplayer, nbox_pool)
+        if found < 0:
+            mi = 0  # the moved box's index among u's boxes
+            while nbox_pool[u * nbox + mi] != first:
+                mi += 1
+            h = child_matching(nbox_pool, u * nbox, nbox, mi, last, norm, compof, n, dist,
+                               mw, hu, hv, hp, hway, hminv, hused)
+            if h < UNREACHABLE:
+                if ctr[C_NODES] + length > cap:
+                    status = LIMIT
+                else:
+                    fc = _features(occ, blk, order, floor, width, stamp3, fctr, queue2)
+                    parent = u
+                    g = np.int64(ng[u])
+                    for q in range(length - 1):  # the pushes on the way
+                        j = ctr[C_NODES]
+                        ctr[C_NODES] = j + 1
+                        nplayer[j] = -1  # not a stored state: never looked up
+                        nparent[j] = parent
+                        g += 1
+                        ng[j] = g
+                        nmove[j] = path[q]
+                        nhash[j] = 0
+                        nw[j] = nw[u]
+                        parent = j
+                    j = _store(parent, wbox, nbox, norm, bh, path[length - 1], g + 1,
+                               np.int64(nw[u]), fc, h, slot, _entry(tepoch, key, np.int64(0)),
+                               nbox_pool, nplayer, nparent, ng, nhash, nmove, table, ctr,
+                               nw, pkey, pchild, psib, ckey, cidx, croot, fctr)
+                    fctr[F_MACROS] += 1
+                    if j < 0:
+                        status = LIMIT
+                    elif h == 0:
+                        ctr[C_GOAL] = j
+                        status = SOLVED
+    # undo the replay
+    for q in range(moved - 1, -1, -1):
+        b = np.int64(path[q] >> 2)
+        s = steps[path[q] & 3]
+        occ[b + s] = 0
+        blk[b + s] = 0
+        occ[b] = 1
+        blk[b] = 1
+    return status

@@ -1,0 +1,94 @@
+"""The feature-space search for any solution (:mod:`levelforge.engine.sokoban_fess`):
+its work arrays, grown with the solver's node arrays, and the loop that runs it.
+"""
+import numpy as np
+
+from ..engine import sokoban as _k
+from ..engine import sokoban_fess as _f
+from ..timing import now_ns
+from .packing import goal_depth
+
+_BUDGET = 256  # expansions between two looks at the clock
+
+
+class FessWorkspace:
+    """The feature-space search's arrays beside a solver :class:`Workspace` ``ws``:
+    per-node weights and pairing-heap links (resized with ``ws``'s node arrays), the
+    cell table, and per-cell work arrays."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.nodes = 0
+        self.cells = 0
+        self.fctr = np.zeros(_f.N_FCOUNTERS, np.int64)
+        self.ckey = np.full(_f.CELL_SLOTS, -1, np.int64)
+        self.cidx = np.zeros(_f.CELL_SLOTS, np.int32)
+        self.croot = np.zeros(_f.CELL_SLOTS // 2 + 1, np.int32)
+
+    def sync(self):
+        """Match the node arrays of ``ws`` (keeping the running search's nodes) and
+        its cell count."""
+        ws = self.ws
+        if ws.cells > self.cells:
+            self.cells = ws.cells
+            self.stamp3 = np.zeros(ws.cells, np.int64)
+            self.mseen = np.zeros(4 * ws.cells, np.int64)
+            self.mnext = np.zeros(4 * ws.cells, np.int32)
+            self.mqueue = np.zeros(4 * ws.cells, np.int32)
+            self.path = np.zeros(4 * ws.cells, np.int32)
+            self.bqueue = np.zeros(4 * ws.cells, np.int64)
+        if ws.boxes + 1 > getattr(self, "mw", np.zeros(0)).shape[0] // 8:
+            self.mw = np.zeros(8 * (ws.boxes + 1), np.int64)
+        if ws.nodes != self.nodes:
+            keep = min(self.nodes, int(ws.ctr[_k.C_NODES]), ws.nodes)
+            arrays = []
+            for old, dtype in ((getattr(self, "nw", None), np.int32),
+                               (getattr(self, "pkey", None), np.int64),
+                               (getattr(self, "pchild", None), np.int32),
+                               (getattr(self, "psib", None), np.int32)):
+                new = np.zeros(ws.nodes, dtype)
+                if keep and old is not None:
+                    new[:keep] = old[:keep]
+                arrays.append(new)
+            self.nw, self.pkey, self.pchild, self.psib = arrays
+            self.nodes = ws.nodes
+
+    def arrays(self):
+        """The kernels' arguments after the shared workspace's, in their order."""
+        return (self.nw, self.pkey, self.pchild, self.psib, self.ckey, self.cidx, self.croot,
+                self.fctr, self.stamp3)
+
+
+def packing_order(board, ws, fws):
+    """The goal cells in packing order, first to fill first
+    (:func:`levelforge.engine.sokoban_fess.packing_order`)."""
+    walls, goals, width = board[0], board[1], board[5]
+    goal_cells = np.flatnonzero(goals).astype(np.int32)
+    order = np.zeros(goal_cells.shape[0], np.int32)
+    _f.packing_order(walls, goals, goal_cells, width, order, ws.blk, ws.stamp2, ws.ctr,
+                     ws.queue2, fws.mseen, fws.fctr, fws.bqueue, goal_depth(walls, goals, width))
+    return order
+
+
+def fess_search(ws, fws, board, box_cells, player, cap, deadline):
+    """Run the feature-space search: ``(status, nodes, expanded)`` with the kernels'
+    status codes (LIMIT also when ``deadline`` passed); the solved state is the
+    workspace's goal node."""
+    walls = board[0]
+    fws.sync()
+    order = packing_order(board, ws, fws)
+    floor = np.flatnonzero(walls == 0).astype(np.int32)
+    a = ws.search_arrays()
+    status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
+                           ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor)
+    while status == _k.RUNNING or status == _k.GROW:
+        if status == _k.GROW:
+            ws.grow(cap, 4 * box_cells.shape[0] + 2 + 4 * walls.shape[0])
+            fws.sync()
+        a = ws.search_arrays()
+        status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
+                             *fws.arrays(), order, floor, fws.mseen, fws.mnext, fws.mqueue,
+                             fws.path, fws.mw)
+        if status == _k.RUNNING and deadline is not None and now_ns() >= deadline:
+            status = _k.LIMIT
+    return status, int(ws.ctr[_k.C_NODES]), int(ws.ctr[_k.C_EXPANDED])

@@ -1,0 +1,221 @@
+"""The feature-space search for any solution (``levelforge.sokoban.fess``): its packing
+order against a plain-Python retrograde analysis, its incremental matching against a
+fresh one, its solutions replayed and its ``unsolvable`` verdicts against plain BFS."""
+import subprocess
+import sys
+from collections import deque
+
+import numpy as np
+import pytest
+
+from levelforge.engine import sokoban as K
+from levelforge.engine import sokoban_match as M
+from levelforge.sokoban import Level, Solver, generate
+from levelforge.sokoban.fess import FessWorkspace, packing_order
+from levelforge.sokoban.solver import Workspace
+
+import naive_sokoban as naive
+from test_sokoban_solver import MICROBAN, check_replay, pulled_level, random_level
+
+
+def fess_solver(max_nodes=200_000):
+    """A solver whose ``optimal=False`` starts with the feature-space search (no
+    packing stages before it)."""
+    solver = Solver(max_nodes=max_nodes)
+    solver._stages = False
+    return solver
+
+
+# --------------------------------------------------------------------------- packing order
+
+def naive_goal_depth(level):
+    """Steps from each goal to the nearest non-goal floor cell, walking over goals;
+    goals walled in by goals get the largest depth + 1."""
+    cells = [(x, y) for y in range(level.height) for x in range(level.width)]
+    depth = {c: 0 for c in cells if c not in level.walls and c not in level.goals}
+    frontier = list(depth)
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for step in naive.DIRS.values():
+                nb = naive.add(c, step)
+                if nb in level.goals and nb not in depth:
+                    depth[nb] = depth[c] + 1
+                    nxt.append(nb)
+        frontier = nxt
+    top = max([depth[g] for g in level.goals if g in depth], default=0)
+    return {g: depth.get(g, top + 1) for g in level.goals}
+
+
+def naive_pull_out(level, filled, goal):
+    """Fewest pulls that bring a lone box from ``goal`` to a floor cell that is not a
+    goal, the boxes on the other ``filled`` goals in place and the player starting on
+    any free side; None when it cannot leave the goals."""
+    blocked = level.walls | (filled - {goal})
+    starts = [(goal, naive.add(goal, s)) for s in naive.DIRS.values()
+              if naive.add(goal, s) not in blocked]
+    seen = set()
+    todo = deque((box, player, 0) for box, player in starts)
+    while todo:
+        box, player, depth = todo.popleft()
+        region = naive.reachable(blocked, {box}, player)
+        key = (box, min(region))
+        if key in seen:
+            continue
+        seen.add(key)
+        for step in naive.DIRS.values():
+            side = naive.add(box, step)
+            back = naive.add(side, step)
+            if side in region and back not in blocked:
+                if side not in level.goals:
+                    return depth + 1
+                todo.append((side, back, depth + 1))
+    return None
+
+
+def naive_packing_order(level):
+    """Take boxes out of the solved state one at a time, the one that leaves the goals
+    in the fewest pulls first (ties: shallower goal, then smaller cell index); the
+    packing order is the reverse."""
+    depth = naive_goal_depth(level)
+    filled = set(level.goals)
+    out = []
+    while filled:
+        def rank(g):
+            d = naive_pull_out(level, frozenset(filled), g)
+            return (naive.INF if d is None else d, depth[g], g[1] * level.width + g[0])
+        best = min(filled, key=rank)
+        out.append(best[1] * level.width + best[0])
+        filled.remove(best)
+    return out[::-1]
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_packing_order_matches_retrograde_reference(case):
+    rng = np.random.default_rng(7000 + case)
+    level = random_level(rng, max_side=7, max_boxes=5, wall_p=0.15)
+    if level is None:
+        return
+    walls, goals, _, _ = level.arrays()
+    ws = Workspace().ensure(walls.shape[0], len(level.goals), 16)
+    fws = FessWorkspace(ws)
+    fws.sync()
+    board = (walls, goals, None, None, None, level.width)
+    assert packing_order(board, ws, fws).tolist() == naive_packing_order(level)
+    assert np.array_equal(ws.blk, walls)  # the kernel leaves its work array as it found it
+
+
+def test_packing_order_fills_a_goal_room_from_the_back():
+    level = Level.from_xsb("\n".join([
+        "#######",
+        "#..   #",
+        "##$$ @#",
+        "#######"]))
+    walls, goals, _, _ = level.arrays()
+    ws = Workspace().ensure(walls.shape[0], 2, 16)
+    fws = FessWorkspace(ws)
+    fws.sync()
+    order = packing_order((walls, goals, None, None, None, level.width), ws, fws)
+    assert order.tolist() == [8, 9]  # the dead-end goal (1, 1) first
+    assert order.tolist() == naive_packing_order(level)
+
+
+# --------------------------------------------------------------------------- matching
+
+@pytest.mark.parametrize("case", range(30))
+def test_incremental_matching_equals_fresh_matching(case):
+    """After one box moves (and the player's region changes), the repaired matching
+    has the cost of a fresh Hungarian solve and of brute force over permutations."""
+    rng = np.random.default_rng(9000 + case)
+    level = random_level(rng, max_side=8, max_boxes=5, wall_p=0.1)
+    if level is None:
+        return
+    walls, goals, _, _ = level.arrays()
+    n, width = walls.shape[0], level.width
+    goal_cells = np.flatnonzero(goals).astype(np.int32)
+    nbox = goal_cells.shape[0]
+    dist = np.empty((nbox, 4 * n), np.int32)
+    dead = np.empty(n, np.uint8)
+    compof = np.zeros(n * n, np.int8)
+    K.push_distances(walls, goal_cells, width, dist, dead, np.zeros(12 * n, np.int32),
+                     np.zeros(n, np.int64), compof)
+    floor = np.flatnonzero(walls == 0)
+    mw = np.zeros(8 * (nbox + 1), np.int64)
+    work = [np.zeros(nbox + 1, np.int64) for _ in range(6)]  # hu hv hp hway hminv hused
+    cols = np.zeros(nbox, np.int64)
+    for _ in range(20):
+        pick = rng.permutation(floor)
+        boxes = np.sort(pick[:nbox]).astype(np.int16)
+        player = int(pick[nbox])
+        parent = M.parent_matching(boxes, 0, nbox, player, compof, n, dist, mw, *work[3:])
+        K.box_columns(boxes, nbox, player, compof, n, cols)
+        assert parent == K.matching_cost(cols, nbox, dist, *work)
+        for i in range(nbox):
+            t = int(rng.choice(pick[nbox:]))  # any free cell, with any new player cell
+            norm = int(rng.choice(pick[nbox:]))
+            got = M.child_matching(boxes, 0, nbox, i, t, norm, compof, n, dist, mw, *work)
+            child = boxes.copy()
+            child[i] = t
+            K.box_columns(child, nbox, norm, compof, n, cols)
+            fresh = K.matching_cost(cols, nbox, dist, *work)
+            costs = [[int(dist[g, c]) if c >= 0 else int(dist[g, 4 * (-c - 1):4 * (-c)].min())
+                      for g in range(nbox)] for c in cols]
+            brute = min(naive.matching(costs), K.UNREACHABLE)
+            assert min(got, K.UNREACHABLE) == min(fresh, K.UNREACHABLE) == brute
+
+
+# --------------------------------------------------------------------------- search
+
+@pytest.mark.parametrize("case", range(60))
+def test_fess_solutions_replay_and_unsolvable_is_a_proof(case):
+    """The feature-space search alone: a solution replays to solved (never fewer pushes
+    than the optimum); ``unsolvable`` only when plain BFS finds no solution either."""
+    rng = np.random.default_rng(11000 + case)
+    level = random_level(rng, max_boxes=4) if case % 2 else pulled_level(rng, max_boxes=4)
+    if level is None:
+        return
+    expected = naive.bfs_pushes(level)
+    result = fess_solver().solve(level, optimal=False)
+    if expected is None:
+        assert result.status == "unsolvable"
+    else:
+        assert result.status == "solved" and result.pushes >= expected
+        assert not result.optimal or result.pushes == expected == 0  # a solved start
+        check_replay(level, result)
+
+
+def test_fess_solves_microban_with_replayable_solutions():
+    solver = fess_solver(max_nodes=300_000)
+    for k in range(1, 156, 7):
+        result = solver.solve(MICROBAN[k - 1], optimal=False)
+        assert result.status == "solved", k
+        check_replay(MICROBAN[k - 1], result)
+
+
+def test_fess_node_cap_gives_limit_never_unsolvable():
+    result = fess_solver(max_nodes=50).solve(MICROBAN[143], optimal=False)
+    assert result.status == "limit" and result.solution is None
+
+
+def test_any_mode_solutions_replay_on_generated_levels():
+    solver = Solver(max_nodes=200_000)
+    for seed in range(4):
+        made = generate(seed, width=9, height=9, boxes=3, pushes=(10, 20))
+        for s in (solver, fess_solver()):
+            result = s.solve(made.level, optimal=False)
+            assert result.status == "solved" and not result.optimal, seed
+            check_replay(made.level, result)
+            assert result.pushes >= made.pushes  # the generator's push-optimal length
+
+
+def test_generator_path_never_compiles_the_feature_space_search():
+    """Cold start: generating (and solving push-optimally) leaves every kernel of the
+    feature-space search and of the incremental matching uncompiled."""
+    code = ("from levelforge.sokoban import generate, solve;"
+            "from levelforge.engine import sokoban_fess as f, sokoban_match as m;"
+            "r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8)); solve(r.level);"
+            "print(sorted(n for mod in (f, m) for n, d in vars(mod).items()"
+            " if getattr(d, '__module__', '') == mod.__name__ and getattr(d, 'signatures', 0)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
