@@ -9,7 +9,10 @@ any solution (``optimal=False``), with a reusable workspace that grows with the 
 >>> result.status, result.pushes, result.solution, result.optimal
 ('solved', 2, 'RR', True)
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -65,11 +68,11 @@ class SolveResult:
     optimal: bool = True
 
     @property
-    def solved(self):
+    def solved(self) -> bool:
         """True when a solution was found."""
         return self.status == SOLVED
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The result as a JSON-ready dict."""
         return {"status": self.status, "pushes": self.pushes, "moves": self.moves,
                 "solution": self.solution, "optimal": self.optimal, "nodes": self.nodes,
@@ -248,18 +251,19 @@ class Solver:
     1
     """
 
-    def __init__(self, max_nodes=DEFAULT_MAX_NODES):
+    def __init__(self, max_nodes: int = DEFAULT_MAX_NODES) -> None:
         self.max_nodes = _check_nodes(max_nodes)
         self.workspace = Workspace()
         self._fess_ws = None  # the feature-space search's arrays, made on its first use
         self._stages = True  # optimal=False starts with the packing stages
 
-    def warm_up(self):
+    def warm_up(self) -> Solver:
         """Compile (or load from the cache) the kernels by solving a tiny level."""
         self.solve(Level.from_xsb(_PLAIN))
         return self
 
-    def solve(self, level, max_nodes=None, time_limit=None, optimal=True):
+    def solve(self, level: Level, max_nodes: int | None = None,
+              time_limit: float | None = None, optimal: bool = True) -> SolveResult:
         """Solve ``level``; see :func:`solve`."""
         _load_kernels()  # once per process, outside the timing and the time limit
         start = now_ns()
@@ -416,7 +420,8 @@ def _load_symmetric_kernels():
     Solver(max_nodes=1000).solve(Level.from_xsb(_SYMMETRIC))
 
 
-def solve(level, max_nodes=DEFAULT_MAX_NODES, time_limit=None, optimal=True):
+def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | None = None,
+          optimal: bool = True) -> SolveResult:
     """Solve ``level``: push-optimally with A* over pushes (the default), or with
     ``optimal=False`` by a faster best-first search for any solution.
 
