@@ -642,6 +642,33 @@ def _nearest(row, occ, plan, stage, dist, cols, wbox, nbox):
 
 
 @njit(cache=True, _nrt=False)
+def place_boxes(boxes, nbox, walls, goals, dead, occ, blk, wbox, tmp, width, fstack):
+    """Set up a search's start: ``blk`` = the walls, ``wbox`` = the boxes sorted, each box
+    marked in ``occ`` and ``blk`` (the caller clears the marks). Returns True when a box
+    stands on a dead square or is frozen off a goal: the start is a deadlock."""
+    for c in range(walls.shape[0]):
+        blk[c] = walls[c]
+    for i in range(nbox):
+        v = boxes[i]
+        j = i
+        while j > 0 and wbox[j - 1] > v:
+            wbox[j] = wbox[j - 1]
+            j -= 1
+        wbox[j] = v
+    for i in range(nbox):
+        occ[wbox[i]] = 1
+        blk[wbox[i]] = 1
+    bad = False
+    for i in range(nbox):
+        c = wbox[i]
+        if dead[c]:
+            bad = True
+        elif frozen_state(np.int64(c), walls, occ, dead, goals, tmp, width, fstack) == 2:
+            bad = True
+    return bad
+
+
+@njit(cache=True, _nrt=False)
 def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob, width,
                  nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                  occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
@@ -669,26 +696,7 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
     ctr[C_WEIGHT] = weight
     ctr[C_START] = player
     ctr[C_STATUS] = RUNNING
-    for c in range(walls.shape[0]):
-        blk[c] = walls[c]
-    # sorted copy of the boxes
-    for i in range(nbox):
-        v = boxes[i]
-        j = i
-        while j > 0 and wbox[j - 1] > v:
-            wbox[j] = wbox[j - 1]
-            j -= 1
-        wbox[j] = v
-    bad = False
-    for i in range(nbox):
-        occ[wbox[i]] = 1
-        blk[wbox[i]] = 1
-    for i in range(nbox):
-        c = wbox[i]
-        if dead[c]:
-            bad = True
-        elif frozen_state(np.int64(c), walls, occ, dead, goals, tmp, width, fstack) == 2:
-            bad = True
+    bad = place_boxes(boxes, nbox, walls, goals, dead, occ, blk, wbox, tmp, width, fstack)
     norm = _region_min(blk, width, np.int64(player), stamp2, ctr, C_FILL2, queue2)
     for i in range(nbox):
         occ[wbox[i]] = 0

@@ -25,7 +25,7 @@ from .sokoban_match import child_matching, parent_matching
 from .sokoban import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HEAP, C_NODES, C_START,
                       C_STATUS, C_TEPOCH, GROW, LIMIT, MAX_G, MAX_GENERATION, RUNNING, SOLVED, UNREACHABLE,
                       UNSOLVABLE, _T_FP_MASK, _T_GEN_SHIFT, _T_NODE_MASK, _child_norm, _entry,
-                      _region_min, box_columns, frozen_state, matching_cost, pi_corral)
+                      _region_min, box_columns, frozen_state, matching_cost, pi_corral, place_boxes)
 
 # slots of ``fctr`` (int64[N_FCOUNTERS]), the feature-space search's own counters
 F_NCELLS = 0   # cells created
@@ -369,25 +369,7 @@ def fess_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     fctr[F_MACROS] = 0
     for i in range(ckey.shape[0]):
         ckey[i] = -1
-    for c in range(walls.shape[0]):
-        blk[c] = walls[c]
-    for i in range(nbox):
-        v = boxes[i]
-        j = i
-        while j > 0 and wbox[j - 1] > v:
-            wbox[j] = wbox[j - 1]
-            j -= 1
-        wbox[j] = v
-    bad = False
-    for i in range(nbox):
-        occ[wbox[i]] = 1
-        blk[wbox[i]] = 1
-    for i in range(nbox):
-        c = wbox[i]
-        if dead[c]:
-            bad = True
-        elif frozen_state(np.int64(c), walls, occ, dead, goals, tmp, width, fstack) == 2:
-            bad = True
+    bad = place_boxes(boxes, nbox, walls, goals, dead, occ, blk, wbox, tmp, width, fstack)
     norm = _region_min(blk, width, np.int64(player), stamp2, ctr, C_FILL2, queue2)
     feat = _features(occ, blk, order, floor, width, stamp3, fctr, queue2)
     for i in range(nbox):
