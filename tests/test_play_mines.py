@@ -36,9 +36,10 @@ def _bodies(page):
     def keep(response):
         if "/api/mines/" in response.url:
             try:
-                bodies.append(response.text())
-            except Exception:  # a body read after the page closed
-                pass
+                text = response.text()
+            except Exception:  # a body read after the page closed: nothing to inspect
+                return
+            bodies.append(text)
     page.on("response", keep)
     return bodies
 
