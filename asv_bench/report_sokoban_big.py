@@ -27,7 +27,7 @@ import sys
 
 import numpy as np
 
-from levelforge.engine import sokoban as K
+from levelforge.engine import sokoban_state as Ks
 from levelforge.engine import sokoban_generator as G
 from levelforge.seeding import item_seed, kernel_seed
 from levelforge.sokoban import Level, Solver, collections, load_xsb, replay
@@ -39,7 +39,7 @@ def pulled_level(seed, width=20, height=20, inner_walls=40, pulls=200):
     rng = np.array([kernel_seed(seed)], np.uint64)
     boxes = 10 + int(kernel_seed(seed, 1) % np.uint64(6))
     walls, goals, occ = (np.zeros(n, np.uint8) for _ in range(3))
-    stamp, ctr = np.zeros(n, np.int64), np.zeros(K.N_COUNTERS, np.int64)
+    stamp, ctr = np.zeros(n, np.int64), np.zeros(Ks.N_COUNTERS, np.int64)
     queue, cells, cand = np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(4 * n, np.int32)
     player = G._build_room(width, height, boxes, inner_walls, rng, walls, goals, occ, stamp,
                            ctr, queue, cells)

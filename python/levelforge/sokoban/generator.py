@@ -15,7 +15,7 @@ from typing import Any, Literal, Mapping, Sequence
 
 import numpy as np
 
-from ..engine import sokoban as _k
+from ..engine import sokoban_state as _s
 from ..engine import sokoban_generator as _g
 from ..errors import ConfigError, GenerationError
 from ..seeding import check_seed, kernel_seed
@@ -102,8 +102,8 @@ def _push_range(pushes):
         lo, hi = pushes
     except (TypeError, ValueError):
         raise ConfigError(f"pushes must be a pair (lo, hi), got {pushes!r}") from None
-    lo = _int("pushes lo", lo, 1, _k.MAX_G - 1)
-    hi = _int("pushes hi", hi, 1, _k.MAX_G - 1)
+    lo = _int("pushes lo", lo, 1, _s.MAX_G - 1)
+    hi = _int("pushes hi", hi, 1, _s.MAX_G - 1)
     if lo > hi:
         raise ConfigError(f"pushes: lo must not exceed hi, got {lo}-{hi}")
     return lo, hi
