@@ -75,5 +75,14 @@ class _PagesToCome(logging.Filter):
         return "toctree glob pattern '*' didn't match any documents" not in record.getMessage()
 
 
+def _dataclass_defaults(app, what, name, obj, options, signature, return_annotation):
+    """A dataclass field's ``default_factory`` shows as ``<factory>``, which Sphinx
+    cannot parse as a default; show ``...`` instead."""
+    if signature and "<factory>" in signature:
+        return signature.replace("<factory>", "..."), return_annotation
+    return None
+
+
 def setup(app):
     logging.getLogger("sphinx.sphinx.directives.other").addFilter(_PagesToCome())
+    app.connect("autodoc-process-signature", _dataclass_defaults)

@@ -69,15 +69,6 @@ def _check(app, env):
                        type="apicheck", subtype="missing")
 
 
-def _dataclass_defaults(app, what, name, obj, options, signature, return_annotation):
-    """A dataclass field's ``default_factory`` shows as ``<factory>``, which Sphinx
-    cannot parse as a default; show ``...`` instead."""
-    if signature and "<factory>" in signature:
-        return signature.replace("<factory>", "..."), return_annotation
-    return None
-
-
 def setup(app):
     app.connect("env-check-consistency", _check)
-    app.connect("autodoc-process-signature", _dataclass_defaults)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
