@@ -41,6 +41,18 @@ export async function api(path, body) {
   return data;
 }
 
+/** Wait until the server's workers have prepared `system`'s kernels (compiled on a
+ * machine's first run, loaded from the cache later), calling `say(progress)` every half
+ * second meanwhile with the system's entry of /api/status ({state, kernels, seconds}). */
+export async function whenReady(system, say) {
+  for (;;) {
+    const progress = (await api("/api/status")).systems[system];
+    if (!progress || progress.state === "ready") return;
+    say(progress);
+    await sleep(500);
+  }
+}
+
 /** Show `message` in the page's error line (role=alert); null hides it. */
 export function showError(message) {
   const box = document.getElementById("error");

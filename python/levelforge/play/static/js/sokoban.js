@@ -70,7 +70,8 @@ function render(state) {
   document.body.dataset.state = state.solved ? "solved" : "playing";
   if (state.solved) {
     const best = state.optimal;
-    let verdict = `Push-optimal is unknown: the solver reached its ${best.time_limit} s limit.`;
+    let verdict = best.message ? `Push-optimal is unknown: ${best.message}.`
+      : `Push-optimal is unknown: the solver reached its ${best.time_limit} s limit.`;
     if (best.status === "solved") {
       $("optimal").textContent = best.pushes;
       verdict = state.pushes === best.pushes ? `Push-optimal: ${best.pushes}. Perfect!`
