@@ -2,7 +2,7 @@
 answers requests) and its worker processes (which run the handlers).
 
 Each :class:`Endpoint` names the kernels its handler runs (``system``: the worker
-prepares them first), whether it may run long (``long``: solves, generators, hints; they
+prepares them first), whether it may run long (``long``: solves and generators; they
 never take the last free worker, which stays for moves), and the kind of kept game it
 plays (``games``: the server holds the game by id and hands it to the worker with the
 call). A :class:`Call` is what a handler sees of its request, small enough to send to a
@@ -22,7 +22,7 @@ from typing import Callable
 from . import defense, gallery, mines, sokoban, symmetry
 
 _LONG = {"/api/sokoban/generate", "/api/sokoban/campaign/{index}", "/api/sokoban/solve",
-         "/api/symmetry/generate", "/api/mines/new", "/api/mines/hint"}
+         "/api/symmetry/generate"}
 _GAMES = {"/api/mines/act": "mines", "/api/mines/hint": "mines",
           "/api/defense/act": "defense", "/api/defense/fight": "defense"}
 _SYSTEMS = ((sokoban, "sokoban"), (symmetry, "symmetry"), (gallery, None), (mines, "mines"),
@@ -81,8 +81,13 @@ def game_key(endpoint: Endpoint, call: Call, body: bytes) -> str | None:
     return key if isinstance(key, str) else None
 
 
-def is_long(endpoint: Endpoint, game: object) -> bool:
-    """True when the call may run long: a long endpoint, or the first open of a no-guess
-    Minesweeper board (which generates it)."""
+def is_long(endpoint: Endpoint, call: Call, game: object) -> bool:
+    """True when the call may run long: a long endpoint, an exact hint, or a no-guess
+    Minesweeper board being made (a new game with its first cell, or its first open)."""
+    query = dict(call.query)
+    if endpoint.path == "/api/mines/new":
+        return query.get("no_guess", "0") != "0" and "start" in query
+    if endpoint.path == "/api/mines/hint":
+        return query.get("exact") == "1"
     return endpoint.long or (endpoint.games == "mines" and getattr(game, "no_guess", False)
                              and getattr(game, "status", None) == "ready")

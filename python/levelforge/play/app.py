@@ -39,10 +39,11 @@ from .sessions import Sessions
 from .sokoban import MAX_TIME_LIMIT
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
-DEADLINE = 30.0
-"""Seconds of engine time a request gets by default (a solve: its time limit plus
-:data:`GRACE`); at most :data:`MAX_DEADLINE`."""
 MAX_DEADLINE = 60.0
+"""The longest deadline a server may give its requests, in seconds."""
+DEADLINE = MAX_DEADLINE
+"""Seconds of engine time a request gets by default (a solve: its own time limit plus
+:data:`GRACE`, when that is shorter)."""
 GRACE = 2.0
 
 
@@ -121,7 +122,7 @@ def _api(endpoint):
                 message = ("call", endpoint.path, call, body,
                            None if game is None else (endpoint.games, key, game))
                 status, data, back = await state.pool.run(
-                    endpoint.path, message, endpoint.system, is_long(endpoint, game),
+                    endpoint.path, message, endpoint.system, is_long(endpoint, call, game),
                     seconds, gone)
                 for kind, k, g in back:
                     getattr(state, kind).put(k, g)
