@@ -4,8 +4,8 @@ The server never runs a kernel: every engine call goes to a worker process
 (:mod:`levelforge.play.worker`) and the event loop only waits for the answer, so pages,
 static files and other games keep answering while a solve runs, and Ctrl-C is seen at once.
 
-- Each call has a deadline (seconds of engine time; time spent compiling kernels on a
-  first run does not count). When it passes, or the client hangs up, the call is stopped
+- Each call has a deadline (seconds of engine time: from when a worker takes it, time
+  spent compiling kernels on a first run aside). When it passes, or the client hangs up, the call is stopped
   by killing its worker (a Numba kernel cannot be interrupted otherwise) and a fresh
   worker takes its place.
 - Long calls (solves, generators, hints) never take the last free worker: it stays for
@@ -47,9 +47,10 @@ class Job:
     message: tuple
     system: str | None
     long: bool
-    deadline: float
+    seconds: float
     future: asyncio.Future
     worker: "Worker | None" = None
+    deadline: float | None = None  # set when a worker takes it
 
 
 @dataclass
@@ -165,21 +166,21 @@ class Pool:
 
     async def run(self, path, message, system, long, seconds, gone):
         """Run ``message`` (``("call", ...)``, see :mod:`levelforge.play.worker`) on a
-        worker within ``seconds`` of engine time; returns ``(status, body, back)``.
+        worker within ``seconds`` of engine time (counted from when a worker takes it,
+        compiling aside); returns ``(status, body, back)``.
         Raises :class:`Stopped` when the deadline passes, when the task ``gone`` ends
         (the client hung up), or when the server stops; the call's work is then killed."""
         if self.closing:
             raise Stopped("stopping")
         self.start()
-        job = Job(path, message, system, long, self.loop.time() + seconds,
-                  self.loop.create_future())
+        job = Job(path, message, system, long, seconds, self.loop.create_future())
         self.queue.append(job)
         self._dispatch()
         try:
             while True:
-                left = job.deadline - self.loop.time()
                 w = job.worker
-                if left <= 0 and (w is None or w.compile_since is None):
+                left = 0.25 if w is None else job.deadline - self.loop.time()
+                if left <= 0 and w.compile_since is None:
                     raise Stopped("deadline")
                 await asyncio.wait([job.future, gone], timeout=max(left, 0.25),
                                    return_when=asyncio.FIRST_COMPLETED)
@@ -213,6 +214,7 @@ class Pool:
             if w is not None:
                 self.queue.remove(job)
                 job.worker, w.job = w, job
+                job.deadline = self.loop.time() + job.seconds
                 self._preparing(w, job.system)
                 w.send(job.message)
         for w in self.workers:
