@@ -154,7 +154,7 @@ def test_an_uploaded_malformed_xsb_file_shows_the_parsers_message(server, watche
     wait_state(page, "playing")
     page.click(".tabs [data-tab=custom]")
     path = tmp_path / "mine.xsb"
-    path.write_text("; one\n#####\n#@$.#\n#####\n\n; two\n######\n#@$$.#\n######\n")
+    path.write_text("; one\n######\n#@$$.#\n######\n\n; two\n#####\n#@$.#\n#####\n")
     page.set_input_files("#xsb-file", str(path))
     wait_state(page, "error")
     with pytest.raises(Exception) as exc:
