@@ -199,7 +199,8 @@ def create_app(file=None, workers=WORKERS, deadline=DEADLINE, log=None):
     """The Starlette application; ``file`` is a level file to show in the gallery.
 
     The file is read here, so a malformed one fails now, with its line, rather than in
-    the browser. Engine work runs in ``workers`` processes (started with the server),
+    the browser. Engine work runs in ``workers`` processes (started with the server; 0:
+    none, the server only shows pages),
     each request within ``deadline`` seconds of engine time (at most 60); ``log`` takes
     the server's log lines. The server sets ``app.state.hosts`` (see
     :func:`~levelforge.play.guard.allowed_hosts`) once it knows its port.

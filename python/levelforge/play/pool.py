@@ -130,10 +130,11 @@ class Worker:
 class Pool:
     """``size`` worker processes serving one play server (see the module docstring);
     ``file`` is the file the server was opened with (workers open it too); ``log``
-    takes one line for the server's log."""
+    takes one line for the server's log. With ``size`` 0 (a server that only shows
+    pages, such as :class:`~levelforge.play.watch.Viewer`'s) engine calls are refused."""
 
     def __init__(self, size=WORKERS, file=None, log=None):
-        self.size = max(1, int(size))
+        self.size = max(0, int(size))
         self.file = None if file is None else os.path.abspath(os.fspath(file))
         self.log = log or (lambda line: None)
         self.loop = None
@@ -145,7 +146,7 @@ class Pool:
 
     def start(self):
         """Start the workers (from the running event loop); they prepare the kernels."""
-        if self.loop is not None:
+        if self.loop is not None or not self.size:
             return
         self.loop = asyncio.get_running_loop()
         self.workers = [Worker(self) for _ in range(self.size)]
@@ -172,6 +173,8 @@ class Pool:
         (the client hung up), or when the server stops; the call's work is then killed."""
         if self.closing:
             raise Stopped("stopping")
+        if not self.size:
+            raise Stopped("failed", "this server runs no engine work (it only shows pages)")
         self.start()
         job = Job(path, message, system, long, seconds, self.loop.create_future())
         self.queue.append(job)
