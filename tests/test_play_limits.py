@@ -212,3 +212,31 @@ def test_a_client_that_hangs_up_stops_its_work(base):
     wait_until(lambda: status(base)["busy"] >= 1, 30, "the solve to start")
     raw.close()  # the solve would run a minute; its worker is killed and replaced
     wait_until(lambda: status(base)["busy"] == 0, 30, "the solve to stop")
+
+
+def test_a_worker_that_dies_is_replaced_and_its_request_answered():
+    import os
+    import signal
+    import threading
+
+    app = play.create_app()
+    with play.running(app=app) as url:
+        wait_until(lambda: status(url)["ready"] and status(url)["busy"] == 0, 120,
+                   "the kernels, in every worker")
+        answers = []
+
+        def solve():
+            with Raw(url, timeout=120) as raw:
+                answers.append(raw.json("POST", "/api/sokoban/solve",
+                                        {"xsb": big_room(), "time_limit": 60}))
+
+        thread = threading.Thread(target=solve)
+        thread.start()
+        wait_until(lambda: status(url)["busy"] >= 1, 30, "the solve to start")
+        for w in list(app.state.pool.workers):  # as the kernel's OOM killer would
+            os.kill(w.proc.pid, signal.SIGKILL)
+        thread.join(30)
+        assert answers == [(503, {"error": "a worker process stopped during this request"})]
+        with Raw(url) as raw:
+            code, level = raw.json("GET", "/api/sokoban/generate?seed=4")
+        assert code == 200 and level["seed"] == 4

@@ -64,7 +64,8 @@ def test_pages_and_moves_answer_during_a_long_solve_and_a_signal_stops_it(signum
     proc = _cli("--no-browser")
     try:
         url = _first_line(proc).split(" on ")[1].split()[0]
-        wait_until(lambda: _status(url)["ready"], 120, "the kernels")
+        wait_until(lambda: _status(url)["ready"] and _status(url)["busy"] == 0, 120,
+                   "the kernels, in every worker")
         workers = _children(proc.pid)
         assert len(workers) == 2
         solve = _start_long_solve(url)

@@ -175,6 +175,8 @@ class Pool:
             raise Stopped("stopping")
         if not self.size:
             raise Stopped("failed", "this server runs no engine work (it only shows pages)")
+        if self.failures >= 3:
+            raise Stopped("failed", "the server's worker processes cannot start")
         self.start()
         job = Job(path, message, system, long, seconds, self.loop.create_future())
         self.queue.append(job)

@@ -16,6 +16,7 @@ import threading
 import time
 import webbrowser
 
+import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -36,7 +37,6 @@ class _JsonH11(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with its 400 for unreadable requests in JSON."""
 
     def send_400_response(self, msg):
-        import h11
         body = json.dumps({"error": "the request could not be read: it is not valid "
                                     "HTTP/1.1, or its URL and headers are over "
                                     f"{MAX_HEAD} bytes"}).encode()
