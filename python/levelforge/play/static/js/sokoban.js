@@ -150,15 +150,18 @@ async function solveHere() {
     showError(err.message);
     return null;
   }
-  const ms = `${r.elapsed_ms.toFixed(1)} ms, ${r.nodes.toLocaleString("en")} states`;
+  const states = r.nodes === null ? "" : `, ${r.nodes.toLocaleString("en")} states`;
+  const ms = `${r.elapsed_ms.toFixed(1)} ms${states}`;
   if (r.status === "solved") {
     setStatus(`Solver: solved, ${r.pushes} pushes and ${r.moves} moves from here (${ms}).`, "good");
   } else if (r.status === "unsolvable") {
     setStatus(`Solver: unsolvable. No pushes solve this position; it was proved (${ms}). ` +
       "Undo or restart.", "bad");
   } else {
-    setStatus(`Solver: limit. The ${limit} s limit was reached (${ms}), so whether this ` +
-      "position can be solved is unknown.", "bad");
+    const why = r.stopped ? "The server stopped the solver at its deadline"
+      : `The ${limit} s limit was reached`;
+    setStatus(`Solver: limit. ${why} (${ms}), so whether this position can be solved is ` +
+      "unknown.", "bad");
   }
   return r;
 }
