@@ -240,3 +240,11 @@ def test_a_worker_that_dies_is_replaced_and_its_request_answered():
         with Raw(url) as raw:
             code, level = raw.json("GET", "/api/sokoban/generate?seed=4")
         assert code == 200 and level["seed"] == 4
+
+
+def test_each_systems_warm_up_runs_its_pages_endpoints():
+    from levelforge.play.pool import ORDER
+    from levelforge.play.worker import WARM
+    assert sorted(WARM) == sorted(ORDER)
+    for name in ORDER:
+        WARM[name]()  # raises if a page's call fails

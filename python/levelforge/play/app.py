@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import os
+from collections.abc import Callable
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -195,15 +196,17 @@ async def _status(request):
     return _json(200, request.app.state.pool.status())
 
 
-def create_app(file=None, workers=WORKERS, deadline=DEADLINE, log=None):
+def create_app(file: str | os.PathLike | None = None, workers: int = WORKERS,
+               deadline: float = DEADLINE, log: Callable[[str], None] | None = None
+               ) -> Starlette:
     """The Starlette application; ``file`` is a level file to show in the gallery.
 
     The file is read here, so a malformed one fails now, with its line, rather than in
     the browser. Engine work runs in ``workers`` processes (started with the server; 0:
     none, the server only shows pages),
     each request within ``deadline`` seconds of engine time (at most 60); ``log`` takes
-    the server's log lines. The server sets ``app.state.hosts`` (see
-    :func:`~levelforge.play.guard.allowed_hosts`) once it knows its port.
+    the server's log lines. The server sets ``app.state.hosts`` (the ``Host`` values
+    it answers) once it knows its port.
     """
     if not 0 < deadline <= MAX_DEADLINE:
         raise ValueError(f"deadline must be in (0, {MAX_DEADLINE:g}] seconds, got {deadline!r}")

@@ -85,7 +85,7 @@ def serve(file=None, port=0, open_browser=True, path=None, out=sys.stdout, worke
     ``file`` is a level file for the gallery or a defense scenario; the browser opens at
     ``path`` (default: the gallery, or the defense game for a scenario, when a file is
     given, else the start page). Prints the URL and the log to ``out``. Engine work runs
-    in ``workers`` processes (default :data:`~levelforge.play.pool.WORKERS`).
+    in ``workers`` processes (default 2).
     """
     extra = {} if workers is None else {"workers": workers}
     app = create_app(file, log=lambda line: print(line, file=out, flush=True), **extra)

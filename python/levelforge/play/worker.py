@@ -6,8 +6,9 @@ worker dies with the server (:func:`levelforge.batch.pool.die_with_parent`), ign
 Ctrl-C (the server decides when it stops: a Numba kernel cannot see a signal, so it is
 killed) and leaves when its pipe closes. Messages, all pickled tuples:
 
-- server to worker: ``("warm", system)`` compiles or loads a system's kernels
-  (:data:`levelforge.warmup.SYSTEMS`); ``("call", path, call, body, carried)`` runs the
+- server to worker: ``("warm", system)`` compiles or loads a system's kernels (one call
+  of each of its pages' endpoints, :data:`WARM`); ``("call", path, call, body, carried)``
+  runs the
   handler of endpoint ``path`` with the kept game ``carried`` (``(kind, id, game)`` or
   None); ``None`` ends the worker.
 - worker to server: ``("ready",)`` once imported; ``("compile", active, count)`` when
@@ -23,6 +24,11 @@ from multiprocessing.connection import Connection
 from types import SimpleNamespace
 
 from ..errors import ConfigError, LevelforgeError
+from ..processes import die_with_parent
+from . import defense, mines, sokoban, symmetry
+from .api import endpoints
+from .files import open_file
+from .query import Query
 from .sessions import MISSING
 
 
@@ -40,9 +46,46 @@ class Carried:
         return key
 
     def get(self, key):
+        if key in self.added:
+            return self.added[key]
         if self.game is None or key != self.key:
             raise ConfigError(MISSING)
         return self.game
+
+
+def _warm_sokoban():
+    sokoban.level_generated(Query({"seed": "0"}, ("seed",), "warm-up"))
+    sokoban.move_state("#####\n#@$.#\n#####", "", "r")  # a win: the optimal solve
+
+
+def _warm_mines():
+    for no_guess in ("0", "1"):  # the assistant, the complete one and no-guess boards
+        games = Carried()
+        game = mines.new_game(games, Query(
+            {"level": "easy", "seed": "0", "start": "2,2,0", "no_guess": no_guess},
+            ("level", "seed", "start", "no_guess"), "warm-up"))["game"]
+        for exact in ("0", "1"):
+            mines.hint(games, Query({"game": game, "exact": exact}, ("game", "exact"),
+                                    "warm-up"))
+
+
+def _warm_defense():
+    games = Carried()
+    game = defense.new_game(games, None, Query({"seed": "0"}, ("seed",), "warm-up"))
+    defense.fight(games, json.dumps({"game": game["game"], "step": 50, "frames": 100}))
+
+
+def _warm_symmetry():
+    puzzle = symmetry.puzzle_generated(Query(
+        {"size": "5", "seed": "0", "solution": "1"}, ("size", "seed", "solution"), "warm-up"))
+    symmetry.check(json.dumps({"size": 5, "board_a": puzzle["board_a"],
+                               "board_b": puzzle["board_b"], "path": puzzle["solution"]}))
+
+
+WARM = {"sokoban": _warm_sokoban, "mines": _warm_mines, "defense": _warm_defense,
+        "symmetry": _warm_symmetry}
+"""What preparing a system runs: a call of each of its pages' engine endpoints, so that
+the kernels they use are compiled (a machine's first run) or loaded from the cache."""
 
 
 def encode(status, data):
@@ -93,10 +136,6 @@ class _Compiles:
 
 def serve(conn, file=None):
     """The worker's loop over messages from ``conn`` (see the module docstring)."""
-    from ..warmup import SYSTEMS
-    from .api import endpoints
-    from .files import open_file
-
     routes = {e.path: e for e in endpoints()}
     opened = None if file is None else open_file(file)
     _Compiles(conn)
@@ -110,9 +149,10 @@ def serve(conn, file=None):
             return
         if message[0] == "warm":
             try:
-                SYSTEMS[message[1]]()
-            except Exception:  # noqa: BLE001 - the calls that need it will say what fails
-                pass
+                WARM[message[1]]()
+            except Exception as exc:  # noqa: BLE001 - the calls that need it say it again
+                print(f"levelforge play: preparing {message[1]} failed: {exc}",
+                      file=sys.stderr, flush=True)
             conn.send(("warmed", message[1]))
             continue
         _, path, call, body, carried = message
@@ -131,8 +171,6 @@ def serve(conn, file=None):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    from ..batch.pool import die_with_parent
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(int(argv[1]))
     conn = Connection(int(argv[0]))
