@@ -248,3 +248,30 @@ def test_each_systems_warm_up_runs_its_pages_endpoints():
     assert sorted(WARM) == sorted(ORDER)
     for name in ORDER:
         WARM[name]()  # raises if a page's call fails
+
+
+def test_two_calls_on_one_game_run_one_after_the_other(base):
+    """Two flags of one cell sent at once toggle it twice: each call takes the game as the
+    other left it (two workers could otherwise each flag the same original)."""
+    import threading
+    with Raw(base) as raw:
+        game = raw.json("GET", "/api/mines/new?level=easy&seed=2")[1]["game"]
+    wait_until(lambda: status(base)["busy"] == 0, 60, "idle workers")
+    for _ in range(5):
+        answers = []
+
+        def flag():
+            with Raw(base) as raw:
+                answers.append(raw.json("POST", "/api/mines/act", {
+                    "game": game, "action": "flag", "cell": [0, 0, 0]})[1])
+
+        threads = [threading.Thread(target=flag) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert sorted(a["remaining_mines"] for a in answers) == [9, 10]
+    with Raw(base) as raw:
+        code, last = raw.json("POST", "/api/mines/act", {"game": game, "action": "flag",
+                                                         "cell": [0, 0, 0]})
+    assert last["remaining_mines"] == 9 and last["state"][0] == 2  # flagged once more
