@@ -20,7 +20,9 @@ from ..engine import sokoban_generator as _g
 from ..errors import ConfigError, GenerationError
 from ..seeding import check_seed, kernel_seed
 from ..timing import ms_since, now_ns
+from .farthest import Difficulty, FarthestGenerator, PullSearch
 from .level import MAX_SIDE, Level
+from .rooms import RoomKind
 from .solver import MAX_BOXES, MAX_NODES, Workspace
 
 
@@ -55,7 +57,9 @@ class GenerateResult:
     to solved with exactly ``pushes`` pushes.
 
     ``in_target`` is False when no board reached the target range and the closest
-    solvable candidate was returned instead.
+    solvable candidate was returned instead. Levels of ``method="farthest"`` also carry
+    their :class:`~levelforge.sokoban.farthest.Difficulty` and the
+    :class:`~levelforge.sokoban.farthest.PullSearch` that found them (None otherwise).
 
     >>> r = generate(3)
     >>> r.seed, r.level.is_solved, len([c for c in r.solution if c.isupper()]) == r.pushes
@@ -70,6 +74,8 @@ class GenerateResult:
     elapsed_ms: float
     attempts: Attempts
     config: dict[str, Any] = field(default_factory=dict)
+    difficulty: Difficulty | None = None
+    search: PullSearch | None = None
 
     @property
     def moves(self) -> int:
@@ -79,10 +85,15 @@ class GenerateResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready metadata: the level as XSB, seed, configuration, pushes, moves,
         solution, in_target, elapsed_ms and attempt statistics."""
-        return {"seed": self.seed, "config": dict(self.config), "level": self.level.to_xsb(),
-                "pushes": self.pushes, "moves": self.moves, "solution": self.solution,
-                "in_target": self.in_target, "elapsed_ms": self.elapsed_ms,
-                "attempts": self.attempts.to_dict()}
+        d = {"seed": self.seed, "config": dict(self.config), "level": self.level.to_xsb(),
+             "pushes": self.pushes, "moves": self.moves, "solution": self.solution,
+             "in_target": self.in_target, "elapsed_ms": self.elapsed_ms,
+             "attempts": self.attempts.to_dict()}
+        if self.difficulty is not None:
+            d["difficulty"] = self.difficulty.to_dict()
+        if self.search is not None:
+            d["search"] = self.search.to_dict()
+        return d
 
 
 def _int(name, value, lo, hi):
@@ -149,6 +160,12 @@ class Generator:
     distinct lengths), 40 rebuilds (10 missed the target on 1 of 100 10x10 levels). The
     50,000 cap made no difference there; it only costs time where a search reaches it.
 
+    ``method="farthest"`` takes the farthest-state generator instead
+    (:class:`~levelforge.sokoban.farthest.FarthestGenerator`: rooms of kind ``room``,
+    default ``"templates"``, searched backward over pulls, a start state picked by its
+    exact distance); only then may ``effort=(lo, hi)`` (the solver's stored states) be
+    a target and ``pushes`` be None. The pull generator's own settings do not apply.
+
     >>> gen = Generator(width=7, height=7, boxes=2, pushes=(4, 8))
     >>> gen.generate(1).pushes == gen.generate(1).pushes
     True
@@ -162,7 +179,24 @@ class Generator:
                  rebuilds: int | None = None, max_pulls: int | None = None,
                  every: int | None = None, node_cap: int | None = None,
                  skip: int | None = None, spread: bool | None = None,
-                 rules: Literal["design"] | None = None) -> None:
+                 rules: Literal["design"] | None = None,
+                 method: Literal["pulls", "farthest"] = "pulls",
+                 effort: tuple[int, int] | list[int] | str | None = None,
+                 room: RoomKind | None = None) -> None:
+        self.method = method
+        self._farthest = None
+        if method == "farthest":
+            f = self._farthest = FarthestGenerator(width, height, boxes, pushes, effort,
+                                                   room or "templates", inner_walls)
+            self.width, self.height, self.boxes, self.pushes = f.width, f.height, f.boxes, \
+                f.pushes
+            self.inner_walls, self.effort, self.room, self.rules = f.inner_walls, f.effort, \
+                f.room, None
+            return
+        if method != "pulls" or effort is not None or room is not None:
+            raise ConfigError(f"method must be 'pulls' or 'farthest', got {method!r}"
+                              if method != "pulls" else
+                              "effort and room need method='farthest'")
         if rules is not None and rules not in RULES:
             raise ConfigError(f"rules must be None or one of {sorted(RULES)}, got {rules!r}")
         preset = {**_DEFAULTS, **(RULES[rules] if rules is not None else {})}
@@ -192,6 +226,10 @@ class Generator:
     def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict (``Generator(**d)`` rebuilds it); a
         preset's name is kept under ``rules`` (its settings are all in the dict too)."""
+        if self._farthest is not None:
+            f = self._farthest.to_dict()
+            return {k: f[k] for k in ("method", "width", "height", "boxes", "pushes",
+                                      "inner_walls", "effort", "room")}
         d = {"width": self.width, "height": self.height, "boxes": self.boxes,
              "pushes": list(self.pushes), "inner_walls": self.inner_walls,
              "rebuilds": self.rebuilds, "max_pulls": self.max_pulls, "every": self.every,
@@ -227,11 +265,16 @@ class Generator:
 
     def warm_up(self) -> Generator:
         """Compile (or load from cache) the kernels and allocate the work arrays."""
+        if self._farthest is not None:
+            self._farthest.warm_up()
+            return self
         self.generate(0)
         return self
 
     def generate(self, seed: int) -> GenerateResult:
         """One level from ``seed`` (same seed, same level, in any process)."""
+        if self._farthest is not None:
+            return self._farthest.generate(seed)
         seed = check_seed(seed)
         if not _KERNELS_LOADED:  # once per process, outside the timing
             _load_kernels(self)
@@ -304,7 +347,9 @@ def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
              pushes: tuple[int, int] | list[int] | str = (4, 8), inner_walls: int = 0,
              rebuilds: int = 40, max_pulls: int | None = None, every: int = 1,
              node_cap: int = 50_000, skip: int | None = None,
-             spread: bool = True) -> GenerateResult:
+             spread: bool = True, method: Literal["pulls", "farthest"] = "pulls",
+             effort: tuple[int, int] | list[int] | str | None = None,
+             room: RoomKind | None = None) -> GenerateResult:
     """One level from ``seed`` (default 0, like every levelforge seed) with a cached
     :class:`Generator` of this configuration (see it for the options; the last few
     configurations keep their work arrays between calls).
@@ -315,7 +360,8 @@ def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
     """
     gen = Generator(width=width, height=height, boxes=boxes, pushes=pushes,
                     inner_walls=inner_walls, rebuilds=rebuilds, max_pulls=max_pulls,
-                    every=every, node_cap=node_cap, skip=skip, spread=spread)
+                    every=every, node_cap=node_cap, skip=skip, spread=spread,
+                    method=method, effort=effort, room=room)
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                        for k, v in gen.to_dict().items()))
     gen = _GENERATORS.setdefault(key, gen)
