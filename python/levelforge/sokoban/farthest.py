@@ -252,8 +252,11 @@ class FarthestGenerator:
     hits the cap is replaced by another state.
 
     ``effort=(lo, hi)`` targets the solver's stored states instead of (or as well as)
-    the pushes: layers are tried by bisection on depth (effort grows with depth) until
-    a state's effort is in range. ``pushes=None`` leaves the length free.
+    the pushes: in each room whose search reaches the push range, layers are tried by
+    bisection on depth (effort grows with depth) until a state's effort is in range,
+    for up to ``4 * patience`` rooms. ``pushes=None`` leaves the length free; with no
+    target at all the generator searches all ``rooms`` rooms to the end of their pull
+    space (or ``max_states``) and returns the farthest state found: the hardest level.
     ``in_target`` is False when the level is the closest one found outside the target.
 
     >>> g = FarthestGenerator(width=7, height=7, boxes=2, pushes=(6, 9))
@@ -275,8 +278,6 @@ class FarthestGenerator:
         self.boxes = _int("boxes", boxes, 1, min(16, floor - 2))
         self.pushes = _range("pushes", pushes, 32766)
         self.effort = _range("effort", effort, 1 << 26)
-        if self.pushes is None and self.effort is None:
-            raise ConfigError("give a target: pushes=(lo, hi), effort=(lo, hi) or both")
         if self.pushes is not None and self.pushes[0] < 1:
             raise ConfigError(f"pushes lo must be at least 1, got {self.pushes}")
         if room not in ROOM_KINDS:
@@ -339,9 +340,11 @@ class FarthestGenerator:
             aim = int(rng.integers(lo, hi + 1))
         else:
             lo, hi, aim = 1, 32766, 32766
-        stats = {"boards": 0, "states": 0, "goal_sets": 0}
+        stats = {"boards": 0, "states": 0, "goal_sets": 0, "calls": 0, "capped": 0,
+                 "nodes": 0}
         best = None  # (depth, walls, goals, count, status): the deepest in range so far
         fallback = None  # the deepest placement of all
+        proved = None  # (gap, level, difficulty, solution, placement): the closest proved
         in_range_rooms = 0
         for _ in range(self.rooms):
             found = self._room(rng, space, aim, stats)
@@ -350,32 +353,63 @@ class FarthestGenerator:
             depth = found[0]
             if fallback is None or depth > fallback[0]:
                 fallback = found
-            if depth >= lo:
-                in_range_rooms += 1
-                if best is None or depth > best[0]:
-                    best = found
-                if depth >= aim or in_range_rooms >= self.patience:
+            if depth < lo:
+                continue
+            in_range_rooms += 1
+            if best is None or depth > best[0]:
+                best = found
+            if self.effort is not None:  # prove this room's states until one fits
+                got = self._prove(rng, space, solver, found, aim, lo, hi, stats)
+                if got is not None and (proved is None or got[0] < proved[0]):
+                    proved = got
+                if (proved is not None and proved[0] == 0) \
+                        or in_range_rooms >= 4 * self.patience:
                     break
-        chosen = best or fallback
-        if chosen is None:
-            raise GenerationError(f"no room with a floor for {self.boxes} boxes in "
-                                  f"{stats['boards']} {self.room} rooms "
-                                  f"({self.width}x{self.height}, seed {seed})")
-        depth, walls, goals, count, status = chosen
-        # the chosen placement's search again, to read its layers
-        space.search(walls, goals, self.width, min(depth, aim) if self.effort is None
-                     else min(hi, 32766))
-        level, diff, solution, calls, capped, nodes = self._pick(
-            rng, space, solver, walls, goals, min(depth, aim, hi), lo, hi)
+            elif self.pushes is not None and (depth >= aim or in_range_rooms >= self.patience):
+                break
+        if proved is None:
+            chosen = best or fallback
+            if chosen is None:
+                raise GenerationError(f"no room with a floor for {self.boxes} boxes in "
+                                      f"{stats['boards']} {self.room} rooms "
+                                      f"({self.width}x{self.height}, seed {seed})")
+            proved = self._prove(rng, space, solver, chosen, aim, lo, hi, stats)
+            if proved is None:
+                raise GenerationError(
+                    f"every proof hit the solver's cap of {self.solver_nodes} states "
+                    f"(seed {seed}); raise solver_nodes")
+        _, level, diff, solution, (depth, walls, _, count, status) = proved
         in_target = (self.pushes is None or lo <= diff.pushes <= hi) and (
             self.effort is None or self.effort[0] <= diff.nodes <= self.effort[1])
         border = 2 * (self.width + self.height) - 4
-        attempts = Attempts(stats["boards"], stats["states"], calls, capped, nodes,
-                            int(walls.sum()) - border, not in_target)
+        attempts = Attempts(stats["boards"], stats["states"], stats["calls"],
+                            stats["capped"], stats["nodes"], int(walls.sum()) - border,
+                            not in_target)
         search = PullSearch(count, status == _f.COMPLETE, depth, self.room, stats["boards"],
                             stats["goal_sets"])
         return GenerateResult(level, diff.pushes, solution, in_target, seed, ms_since(start),
                               attempts, self.to_dict(), diff, search)
+
+    def _prove(self, rng, space, solver, placement, aim, lo, hi, stats):
+        """Search ``placement`` again (the work arrays hold the last search) and pick a
+        proved state of it: (gap to the target, level, difficulty, solution, placement),
+        or None when every proof hit the solver's cap."""
+        depth, walls, goals = placement[:3]
+        space.search(walls, goals, self.width, min(depth, aim) if self.effort is None
+                     else min(hi, depth))
+        got = self._pick(rng, space, solver, walls, goals, min(depth, aim, hi), lo, hi, stats)
+        if got is None:
+            return None
+        level, diff, solution = got
+        return self._gap(diff), level, diff, solution, placement
+
+    def _gap(self, diff):
+        """0 in the effort target, else how far out (a ratio above 1)."""
+        if self.effort is None:
+            return 0.0
+        lo, hi = self.effort
+        n = max(diff.nodes, 1)
+        return 0.0 if lo <= n <= hi else max(lo / n, n / max(hi, 1))
 
     def _room(self, rng, space, aim, stats):
         """One room and its goal placements: the deepest (depth, walls, goals, count,
@@ -396,37 +430,34 @@ class FarthestGenerator:
                 break
         return best
 
-    def _pick(self, rng, space, solver, walls, goals, depth, lo, hi):
-        """A state of layer ``depth`` (or, for an effort target, of the layer the
-        bisection settles on) as a level, proved by the solver."""
+    def _pick(self, rng, space, solver, walls, goals, depth, lo, hi, stats):
+        """A state of layer ``depth`` (or, for an effort target, of the layer a bisection
+        on depth settles on: effort grows with depth) as a level, proved by the solver:
+        (level, difficulty, solution), or None when every proof hit the solver's cap."""
         count = int(space.out[0])
         depths = space.depth[:count]
         top = int(depths[-1])
-        calls = capped = nodes = 0
-        lo_d, hi_d = (max(1, lo), min(top, hi))
+        lo_d, hi_d = max(1, lo), min(top, hi)
         d = min(depth, top) if self.effort is None else (lo_d + hi_d + 1) // 2
         closest = None
-        tried = set()
-        for _ in range(24):
-            tried.add(d)
+        for _ in range(12 if self.effort is not None else 4):
             level = self._level(rng, space, walls, goals, d, depths)
             r = solver.solve(level)
-            calls += 1
-            nodes += r.nodes
-            if not r.solved:  # the cap: unknown, try another state of the layer
-                capped += 1
+            stats["calls"] += 1
+            stats["nodes"] += r.nodes
+            if not r.solved:  # the cap: unknown; another state, shallower for effort
+                stats["capped"] += 1
                 if self.effort is not None:
                     hi_d = d - 1
-                    d = (lo_d + hi_d + 1) // 2
                     if lo_d > hi_d:
                         break
+                    d = (lo_d + hi_d + 1) // 2
                 continue
             if r.pushes != d:
                 raise LevelforgeError(f"the backward search put this state at {d} pushes "
                                       f"but the solver finds {r.pushes}:\n{level.to_xsb()}")
-            gap = 0 if self.effort is None else (
-                self.effort[0] - r.nodes if r.nodes < self.effort[0]
-                else max(0, r.nodes - self.effort[1]))
+            diff = Difficulty(r.pushes, r.nodes, r.expanded, 0, 0)
+            gap = self._gap(diff)
             if closest is None or gap < closest[0]:
                 closest = (gap, level, r)
             if gap == 0:
@@ -436,17 +467,14 @@ class FarthestGenerator:
             else:
                 hi_d = d - 1
             if lo_d > hi_d:
-                # the layers are exhausted: sample again around the closest
-                d = int(rng.integers(max(1, lo), min(top, hi) + 1))
-            else:
-                d = (lo_d + hi_d + 1) // 2
+                break
+            d = (lo_d + hi_d + 1) // 2
         if closest is None:
-            raise GenerationError(f"every proof of a {d}-push state hit the solver's cap of "
-                                  f"{self.solver_nodes} states; raise solver_nodes")
+            return None
         _, level, r = closest
         diff = Difficulty(r.pushes, r.nodes, r.expanded, box_changes(level, r.solution),
                           dead_squares(level))
-        return level, diff, r.solution, calls, capped, nodes
+        return level, diff, r.solution
 
     def _level(self, rng, space, walls, goals, d, depths):
         """A random state of layer ``d`` as a level: one with no box on a goal where the
