@@ -224,3 +224,69 @@ def test_with_no_target_the_farthest_state_of_the_room_is_returned():
                 if (x, y) not in lv.walls and (x, y) not in lv.goals]
         solved = lv.replace(boxes=lv.goals, player=free[0])
         assert max(naive_farthest.pull_distances(solved).values()) == r.pushes
+
+
+def test_effort_splits_route_levels_by_solver_nodes_at_the_documented_quartiles(tmp_path):
+    import json
+    import os
+    import re
+
+    from levelforge.sokoban.dataset import EFFORT_SPLITS, build
+
+    bounds = list(EFFORT_SPLITS.values())
+    assert list(EFFORT_SPLITS) == ["easy", "medium", "hard", "harder"]
+    assert bounds[0][0] == 0 and bounds[-1][1] is None
+    assert all(a[1] + 1 == b[0] for a, b in zip(bounds, bounds[1:]))
+    guide = os.path.join(os.path.dirname(__file__), "..", "docs", "guide",
+                         "sokoban-hard-levels.md")
+    with open(guide, encoding="utf-8") as fh:
+        text = fh.read()
+    for name, (lo, hi) in EFFORT_SPLITS.items():
+        row = re.search(rf"^\| {name} \| (\d+) \| (\d+|-) \|", text, re.M)
+        assert row, name
+        assert (int(row[1]), None if row[2] == "-" else int(row[2])) == (lo, hi)
+    config = {"width": 9, "height": 9, "boxes": 3, "pushes": [10, 24], "method": "farthest"}
+    summary = build(tmp_path, 12, seed=2, config=config, fmt="xsb", splits="effort",
+                    show_progress=False)
+    assert sum(summary.per_split.values()) == 12
+    for name, (lo, hi) in EFFORT_SPLITS.items():
+        path = tmp_path / name / "000.jsonl"
+        if not path.exists():
+            continue
+        for rec in map(json.loads, path.read_text().splitlines()):
+            assert lo <= rec["nodes"] and (hi is None or rec["nodes"] <= hi)
+            assert {"box_changes", "dead_squares"} <= set(rec)
+
+
+def test_campaign_ramped_by_effort():
+    from levelforge.sokoban import campaign
+    from levelforge.sokoban.generator import EFFORT_CAMPAIGN_STAGES, LEVELS_PER_STAGE
+
+    efforts = [stage[3] for stage in EFFORT_CAMPAIGN_STAGES]
+    assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(efforts, efforts[1:]))
+    assert campaign(0) == {"width": 6, "height": 6, "boxes": 1, "inner_walls": 0,
+                           "pushes": (2, 4)}  # the push ramp is unchanged
+    solver = Solver()
+    for stage in range(3):
+        config = campaign(stage * LEVELS_PER_STAGE, ramp="effort")
+        assert config["method"] == "farthest" and config["effort"] == efforts[stage]
+        r = generate(stage, **config)
+        lo, hi = config["effort"]
+        assert r.in_target == (lo <= solver.solve(r.level).nodes <= hi)
+    with pytest.raises(ConfigError, match="ramp must be"):
+        campaign(0, ramp="walls")
+
+
+def test_cli_generates_farthest_levels(tmp_path):
+    from levelforge.sokoban import load_xsb
+    from levelforge.sokoban.cli import main
+
+    out = tmp_path / "hard.xsb"
+    code = main(["generate", "--method", "farthest", "--width", "8", "--height", "8",
+                 "--boxes", "3", "--pushes", "14-20", "--count", "3", "--no-progress",
+                 "-o", str(out)])
+    assert code == 0
+    levels = load_xsb(out)
+    assert len(levels) == 3
+    solver = Solver()
+    assert all(14 <= solver.solve(lv).pushes <= 20 for lv in levels)

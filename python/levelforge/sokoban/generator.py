@@ -175,7 +175,7 @@ class Generator:
     """
 
     def __init__(self, width: int = 7, height: int = 7, boxes: int = 2,
-                 pushes: tuple[int, int] | list[int] | str = (4, 8), inner_walls: int = 0,
+                 pushes: tuple[int, int] | list[int] | str | None = (4, 8), inner_walls: int = 0,
                  rebuilds: int | None = None, max_pulls: int | None = None,
                  every: int | None = None, node_cap: int | None = None,
                  skip: int | None = None, spread: bool | None = None,
@@ -344,7 +344,7 @@ _GENERATORS_KEPT = 8
 
 
 def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
-             pushes: tuple[int, int] | list[int] | str = (4, 8), inner_walls: int = 0,
+             pushes: tuple[int, int] | list[int] | str | None = (4, 8), inner_walls: int = 0,
              rebuilds: int = 40, max_pulls: int | None = None, every: int = 1,
              node_cap: int = 50_000, skip: int | None = None,
              spread: bool = True, method: Literal["pulls", "farthest"] = "pulls",
@@ -387,17 +387,43 @@ LEVELS_PER_STAGE = 10
 """Campaign levels per stage; after the last stage the campaign stays there."""
 
 
-def campaign(index: int) -> dict[str, Any]:
+EFFORT_CAMPAIGN_STAGES = (
+    # width, height, boxes, target effort (stored states of the push-optimal solve):
+    # bands each configuration reaches with method="farthest" (measured, see the guide)
+    (6, 6, 1, (2, 8)),
+    (6, 6, 2, (10, 20)),
+    (7, 7, 2, (20, 40)),
+    (7, 7, 3, (30, 80)),
+    (8, 8, 3, (80, 200)),
+    (9, 9, 3, (120, 300)),
+    (10, 10, 4, (300, 2500)),
+)
+"""The effort-ramped campaign's configurations (``campaign(index, ramp="effort")``)."""
+
+
+def campaign(index: int, ramp: Literal["pushes", "effort"] = "pushes") -> dict[str, Any]:
     """The generator configuration of campaign level ``index`` (0-based), as keyword
     arguments for :func:`generate` / :class:`Generator`: ten levels per stage of
     :data:`CAMPAIGN_STAGES`, from 6x6 with 1 box up to 8x8 with 3 boxes and 4 inner walls.
+    ``ramp="effort"`` ramps the solver's measured effort instead
+    (:data:`EFFORT_CAMPAIGN_STAGES`, ``method="farthest"``, from 6x6 with 1 box up to
+    10x10 with 4 boxes).
 
     >>> campaign(0)
     {'width': 6, 'height': 6, 'boxes': 1, 'inner_walls': 0, 'pushes': (2, 4)}
     >>> generate(0, **campaign(65)).level.width
     8
+    >>> campaign(12, ramp="effort")["effort"]
+    (10, 20)
     """
     index = _int("index", index, 0, 2**63 - 1)
+    if ramp == "effort":
+        w, h, b, effort = EFFORT_CAMPAIGN_STAGES[min(index // LEVELS_PER_STAGE,
+                                                     len(EFFORT_CAMPAIGN_STAGES) - 1)]
+        return {"width": w, "height": h, "boxes": b, "pushes": None, "effort": effort,
+                "method": "farthest"}
+    if ramp != "pushes":
+        raise ConfigError(f"ramp must be 'pushes' or 'effort', got {ramp!r}")
     w, h, b, iw, pushes = CAMPAIGN_STAGES[min(index // LEVELS_PER_STAGE,
                                               len(CAMPAIGN_STAGES) - 1)]
     return {"width": w, "height": h, "boxes": b, "inner_walls": iw, "pushes": pushes}
