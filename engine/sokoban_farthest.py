@@ -22,6 +22,7 @@ from .grid import flood_fill
 COMPLETE = 1  # the whole pull space was searched
 CAPPED = 2    # the cap was reached: the states met have exact depths, others are missing
 DEEP = 3      # stopped at max_depth: every state up to that depth was met, none deeper
+BEAM = 4      # a beam search cut layers: depths are pull-path lengths (upper bounds)
 
 
 @njit(cache=True, _nrt=False)
@@ -141,21 +142,105 @@ def _pull_norm(blk, width, b, p, q, pnorm, stamp, epoch, stamp2, epoch2, queue2)
 
 
 @njit(cache=True, _nrt=False)
-def pull_bfs(walls, goal_cells, nbox, width, cap, max_depth, zob, pool, nplayer, depth, table, blk,
-             stamp, queue, stamp2, queue2, wbox, out):
+def _expand(u, walls, nbox, width, limit, zob, pool, nplayer, depth, table, meta, blk,
+            stamp, queue, stamp2, queue2, wbox):
+    """Store the new states one pull away from node ``u`` while fewer than ``limit``
+    nodes are stored (``meta``: [0] node count, [1] table prefix size, [2] fill epoch of
+    ``stamp``, [3] of ``stamp2``). Returns True when a new state was left out."""
+    steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
+    base = u * nbox
+    for i in range(nbox):
+        blk[pool[base + i]] = 1
+    meta[2] += 1
+    epoch = meta[2]
+    flood_fill(blk, width, np.int64(nplayer[u]), stamp, epoch, queue)
+    du = depth[u] + 1
+    left_out = False
+    # pulls: the player on p next to the box b steps on to p + s, b follows to p
+    for i in range(nbox):
+        b = np.int64(pool[base + i])
+        for d in range(4):
+            s = steps[d]
+            p = b + s
+            q = p + s
+            if stamp[p] != epoch or blk[q]:
+                continue
+            # the child's boxes, sorted: the parent's with b replaced by p
+            k = 0
+            placed = False
+            for r in range(nbox):
+                v = np.int64(pool[base + r])
+                if v == b:
+                    continue
+                if not placed and p < v:
+                    wbox[k] = p
+                    k += 1
+                    placed = True
+                wbox[k] = v
+                k += 1
+            if not placed:
+                wbox[k] = p
+            blk[b] = 0
+            blk[p] = 1
+            meta[3] += 1
+            norm = _pull_norm(blk, width, b, p, q, np.int64(nplayer[u]), stamp, epoch,
+                              stamp2, meta[3], queue2)
+            blk[p] = 0
+            blk[b] = 1
+            mask = meta[1] - 1
+            slot, j, tag = _lookup(pool, nplayer, nbox, table, mask, zob, wbox, norm)
+            if j >= 0:
+                continue
+            count = meta[0]
+            if count >= limit:
+                left_out = True
+                break
+            jb = count * nbox
+            for r in range(nbox):
+                pool[jb + r] = wbox[r]
+            nplayer[count] = norm
+            depth[count] = du
+            table[slot] = tag | (count + 1)
+            count += 1
+            meta[0] = count
+            if 2 * count > meta[1] and 2 * meta[1] <= table.shape[0]:
+                meta[1] *= 2
+                _rehash(pool, nplayer, nbox, table, meta[1], zob, count)
+        if left_out:
+            break
+    for i in range(nbox):
+        blk[pool[base + i]] = 0
+    return left_out
+
+
+@njit(cache=True, _nrt=False)
+def pull_bfs(walls, goal_cells, nbox, width, cap, max_depth, beam, celld, order, counts,
+             zob, pool, nplayer, depth, table, blk, stamp, queue, stamp2, queue2, wbox,
+             out):
     """Breadth-first search over pulls from the solved state of the board ``walls`` with
     boxes on ``goal_cells[:nbox]``.
 
     Fills node ``j`` (``j < count``): its sorted box cells ``pool[j * nbox:(j + 1) *
-    nbox]`` (int16), its player region by the region's smallest cell ``nplayer[j]`` and its
-    push-optimal distance to solved ``depth[j]`` (non-decreasing in ``j``). ``table`` is
-    an int64 power-of-two table of at least ``2 * cap`` slots (the search
-    uses a prefix that doubles as it grows, so a small search touches little memory); ``blk``
-    (uint8), ``stamp``, ``stamp2`` (int64), ``queue`` and ``queue2`` (int32) hold one slot
-    per cell, ``wbox`` (int16) ``nbox``. Writes ``out[0]`` = count, ``out[1]`` = :data:`COMPLETE`, :data:`CAPPED` or :data:`DEEP`,
-    ``out[2]`` = expanded states; returns the count. States deeper than ``max_depth``
-    are not searched (status :data:`DEEP` when some would have been)."""
-    steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
+    nbox]`` (int16), its player region by the region's smallest cell ``nplayer[j]`` and
+    its depth ``depth[j]`` (int16, non-decreasing in ``j``): the push-optimal distance
+    to solved. States deeper than ``max_depth`` are not searched. ``table`` is an int64
+    power-of-two table of at least ``2 * cap`` slots (the search uses a prefix that
+    doubles as it grows, so a small search touches little memory); ``blk`` (uint8),
+    ``stamp``, ``stamp2`` (int64), ``queue`` and ``queue2`` (int32) hold one slot per
+    cell, ``wbox`` (int16) ``nbox``.
+
+    ``beam > 0`` makes it a beam search for spaces too big to search whole: each layer
+    keeps at most ``beam`` new states, met by expanding the layer before in order of a
+    score (the sum of ``celld``, int32 per cell, over the boxes: with ``celld`` a lone
+    box's push distance to its nearest goal, a lower bound of the distance), highest
+    first (``order``: int64, ``cap`` slots; ``counts``: int64, one slot per score, the
+    last one for all higher scores). A depth is then the length of a pull path: an upper
+    bound of the distance, proved by the solver afterwards.
+
+    Writes ``out[0]`` = count, ``out[1]`` = :data:`COMPLETE` (the whole pull space),
+    :data:`CAPPED` (``cap`` reached), :data:`DEEP` (stopped at ``max_depth``) or
+    :data:`BEAM` (a layer was cut to the beam), ``out[2]`` = expanded states; returns
+    the count."""
     n = walls.shape[0]
     for c in range(n):
         blk[c] = walls[c]
@@ -175,7 +260,6 @@ def pull_bfs(walls, goal_cells, nbox, width, cap, max_depth, zob, pool, nplayer,
     epoch = np.int64(1)
     size = min(np.int64(1024), np.int64(table.shape[0]))
     _rehash(pool, nplayer, nbox, table, size, zob, count)
-    mask = size - 1
     # one solved state per region of the free cells (scanning up: the first cell met of
     # a region is its smallest)
     for c in range(n):
@@ -183,7 +267,7 @@ def pull_bfs(walls, goal_cells, nbox, width, cap, max_depth, zob, pool, nplayer,
             continue
         flood_fill(blk, width, np.int64(c), stamp, epoch, queue)
         if count < cap:
-            slot, _, tag = _lookup(pool, nplayer, nbox, table, mask, zob, wbox, c)
+            slot, _, tag = _lookup(pool, nplayer, nbox, table, size - 1, zob, wbox, c)
             for i in range(nbox):
                 pool[count * nbox + i] = wbox[i]
             nplayer[count] = c
@@ -192,74 +276,69 @@ def pull_bfs(walls, goal_cells, nbox, width, cap, max_depth, zob, pool, nplayer,
             count += 1
     for i in range(nbox):
         blk[wbox[i]] = 0
+    meta = out[4:8]  # node count, table prefix size, the two fill epochs
+    meta[0] = count
+    meta[1] = size
+    meta[2] = epoch
+    meta[3] = 0
     status = COMPLETE
-    epoch2 = np.int64(0)
-    head = np.int64(0)
-    while head < count and status == COMPLETE:
-        u = head
-        if depth[u] >= max_depth:
-            status = DEEP
-            break
-        head += 1
-        base = u * nbox
-        for i in range(nbox):
-            blk[pool[base + i]] = 1
-        epoch += 1
-        flood_fill(blk, width, np.int64(nplayer[u]), stamp, epoch, queue)
-        du = depth[u] + 1
-        # pulls: the player on p next to the box b steps on to p + s, b follows to p
-        for i in range(nbox):
-            b = np.int64(pool[base + i])
-            for d in range(4):
-                s = steps[d]
-                p = b + s
-                q = p + s
-                if stamp[p] != epoch or blk[q]:
-                    continue
-                # the child's boxes, sorted: the parent's with b replaced by p
-                k = 0
-                placed = False
-                for r in range(nbox):
-                    v = np.int64(pool[base + r])
-                    if v == b:
-                        continue
-                    if not placed and p < v:
-                        wbox[k] = p
-                        k += 1
-                        placed = True
-                    wbox[k] = v
-                    k += 1
-                if not placed:
-                    wbox[k] = p
-                blk[b] = 0
-                blk[p] = 1
-                epoch2 += 1
-                norm = _pull_norm(blk, width, b, p, q, np.int64(nplayer[u]), stamp, epoch,
-                                  stamp2, epoch2, queue2)
-                blk[p] = 0
-                blk[b] = 1
-                slot, j, tag = _lookup(pool, nplayer, nbox, table, mask, zob, wbox, norm)
-                if j >= 0:
-                    continue
-                if count >= cap:
+    expanded = np.int64(0)
+    if beam <= 0:
+        head = np.int64(0)
+        while head < meta[0]:
+            if depth[head] >= max_depth:
+                status = DEEP
+                break
+            expanded += 1
+            if _expand(head, walls, nbox, width, cap, zob, pool, nplayer, depth, table,
+                       meta, blk, stamp, queue, stamp2, queue2, wbox):
+                status = CAPPED
+                break
+            head += 1
+    else:
+        top = counts.shape[0] - 1
+        start = np.int64(0)
+        end = meta[0]
+        while start < end:
+            if depth[start] >= max_depth:
+                status = DEEP
+                break
+            # the layer in order of score, highest first (a counting sort)
+            for k in range(top + 1):
+                counts[k] = 0
+            for j in range(start, end):
+                sc = np.int64(0)
+                for i in range(nbox):
+                    sc += celld[pool[j * nbox + i]]
+                counts[min(sc, top)] += 1
+            pos = np.int64(0)
+            for k in range(top, -1, -1):
+                c = counts[k]
+                counts[k] = pos
+                pos += c
+            for j in range(start, end):
+                sc = np.int64(0)
+                for i in range(nbox):
+                    sc += celld[pool[j * nbox + i]]
+                sc = min(sc, top)
+                order[counts[sc]] = j
+                counts[sc] += 1
+            limit = min(cap, end + beam)
+            cut = False
+            for k in range(end - start):
+                expanded += 1
+                if _expand(order[k], walls, nbox, width, limit, zob, pool, nplayer, depth,
+                           table, meta, blk, stamp, queue, stamp2, queue2, wbox):
+                    cut = True
+                    break
+            if cut:
+                if meta[0] >= cap:
                     status = CAPPED
                     break
-                jb = count * nbox
-                for r in range(nbox):
-                    pool[jb + r] = wbox[r]
-                nplayer[count] = norm
-                depth[count] = du
-                table[slot] = tag | (count + 1)
-                count += 1
-                if 2 * count > size and 2 * size <= table.shape[0]:
-                    size *= 2
-                    mask = size - 1
-                    _rehash(pool, nplayer, nbox, table, size, zob, count)
-            if status != COMPLETE:
-                break
-        for i in range(nbox):
-            blk[pool[base + i]] = 0
-    out[0] = count
+                status = BEAM
+            start = end
+            end = meta[0]
+    out[0] = meta[0]
     out[1] = status
-    out[2] = head
-    return count
+    out[2] = expanded
+    return meta[0]

@@ -290,3 +290,37 @@ def test_cli_generates_farthest_levels(tmp_path):
     assert len(levels) == 3
     solver = Solver()
     assert all(14 <= solver.solve(lv).pushes <= 20 for lv in levels)
+
+
+def test_beam_search_depths_and_scores_bound_the_exact_distance():
+    from levelforge.engine import sokoban_farthest as F
+    from levelforge.sokoban.farthest import _Space
+
+    level = Level.from_xsb("##########\n#        #\n# *  *   #\n#   #  @ #\n# *      #\n"
+                           "#    #   #\n##########")
+    exact, whole = pull_space(level)
+    assert whole
+    walls, goals, _, _ = level.arrays()
+    sp = _Space(walls.shape[0], 3, 50_000)
+    count, status, top = sp.search(walls, np.flatnonzero(goals), level.width, 32766, 40)
+    assert status == F.BEAM and count < len(exact)
+    scores = sp.scores(count)
+    w = level.width
+    layers = np.bincount(sp.depth[:count])
+    assert layers[1:].max() <= 40
+    for j in range(count):
+        boxes = frozenset((int(c) % w, int(c) // w) for c in sp.pool[3 * j:3 * j + 3])
+        norm = (int(sp.nplayer[j]) % w, int(sp.nplayer[j]) // w)
+        assert scores[j] <= exact[(boxes, norm)] <= sp.depth[j]
+
+
+def test_rooms_too_big_to_search_whole_go_to_the_beam_search():
+    gen = FarthestGenerator(width=9, height=9, boxes=4, pushes=(20, 30), room="open",
+                            max_states=3000, rooms=3)
+    solver = Solver()
+    for seed in range(3):
+        r = gen.generate(seed)
+        assert r.search.beam and not r.search.exhaustive
+        assert naive.replay(r.level, r.solution)[0] == r.level.goals
+        assert solver.solve(r.level).pushes == r.pushes
+        assert r.in_target == (20 <= r.pushes <= 30)

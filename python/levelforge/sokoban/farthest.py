@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from ..engine import sokoban_board as _b
 from ..engine import sokoban_farthest as _f
+from ..engine.sokoban_state import UNREACHABLE
 from ..errors import ConfigError, GenerationError, LevelforgeError
 from ..seeding import check_seed
 from ..timing import ms_since, now_ns
@@ -64,7 +65,9 @@ class PullSearch:
     ``exhaustive`` (the whole pull space was searched, so ``farthest`` is the farthest
     any start state of this room and goals can be: a physical limit), ``farthest`` (the
     deepest layer met), the ``room`` kind and the number of rooms and goal placements
-    searched for this level."""
+    searched for this level. ``beam`` is True when the pull space did not fit and a beam
+    search found the state (``farthest`` is then a lower bound of its deepest states'
+    distance)."""
 
     states: int
     exhaustive: bool
@@ -72,6 +75,7 @@ class PullSearch:
     room: str
     rooms: int
     goal_sets: int
+    beam: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as a JSON-ready dict."""
@@ -162,14 +166,41 @@ class _Space:
         self.work = (np.zeros(cells, np.uint8), np.zeros(cells, np.int64),
                      np.zeros(cells, np.int32), np.zeros(cells, np.int64),
                      np.zeros(cells, np.int32), np.zeros(nbox, np.int16))
-        self.out = np.zeros(4, np.int64)
+        self.out = np.zeros(8, np.int64)
+        self.celld = np.zeros(cells, np.int32)
+        self.order = np.zeros(0, np.int64)  # the beam search's, made on its first use
+        self.counts = np.zeros(4096, np.int64)
 
-    def search(self, walls, goal_cells, width, max_depth):
+    def search(self, walls, goal_cells, width, max_depth, beam=0):
+        """Search from the solved state (``beam > 0``: a beam search, scored by lone-box
+        push distances); returns (count, status, deepest depth)."""
+        if beam:
+            self.celld[:] = _lone_box_distances(walls, goal_cells, width)
+            if self.order.shape[0] < self.cap:
+                self.order = np.zeros(self.cap, np.int64)
         _f.pull_bfs(walls, goal_cells.astype(np.int32), self.nbox, width, self.cap,
-                    int(max_depth), self.zob, self.pool, self.nplayer, self.depth, self.table,
-                    *self.work, self.out)
+                    int(max_depth), int(beam), self.celld, self.order, self.counts, self.zob,
+                    self.pool, self.nplayer, self.depth, self.table, *self.work, self.out)
         count, status = int(self.out[0]), int(self.out[1])
         return count, status, int(self.depth[count - 1])
+
+    def scores(self, count):
+        """The beam score (lower bound of the distance) of the first ``count`` nodes."""
+        boxes = self.pool[:count * self.nbox].reshape(count, self.nbox)
+        return self.celld[boxes].sum(axis=1)
+
+
+def _lone_box_distances(walls, goal_cells, width):
+    """Per cell, the fewest pushes that bring a lone box from it onto some goal (0 where
+    none can: no state of the pull space has a box there)."""
+    n = walls.shape[0]
+    dist = np.zeros((goal_cells.shape[0], 4 * n), np.int32)
+    dead = np.zeros(n, np.uint8)
+    _b.push_distances(walls, goal_cells.astype(np.int32), width, dist, dead,
+                      np.zeros(12 * n, np.int32), np.zeros(n, np.int64),
+                      np.zeros(n * n, np.int8))
+    best = dist.reshape(goal_cells.shape[0], n, 4).min(axis=(0, 2))
+    return np.where(best >= UNREACHABLE, 0, best).astype(np.int32)
 
 
 def pull_space(level: Level, max_states: int = DEFAULT_STATES,
@@ -378,7 +409,7 @@ class FarthestGenerator:
                 raise GenerationError(
                     f"every proof hit the solver's cap of {self.solver_nodes} states "
                     f"(seed {seed}); raise solver_nodes")
-        _, level, diff, solution, (depth, walls, _, count, status) = proved
+        _, level, diff, solution, (depth, walls, _, count, status, beam) = proved
         in_target = (self.pushes is None or lo <= diff.pushes <= hi) and (
             self.effort is None or self.effort[0] <= diff.nodes <= self.effort[1])
         border = 2 * (self.width + self.height) - 4
@@ -386,7 +417,7 @@ class FarthestGenerator:
                             stats["capped"], stats["nodes"], int(walls.sum()) - border,
                             not in_target)
         search = PullSearch(count, status == _f.COMPLETE, depth, self.room, stats["boards"],
-                            stats["goal_sets"])
+                            stats["goal_sets"], beam)
         return GenerateResult(level, diff.pushes, solution, in_target, seed, ms_since(start),
                               attempts, self.to_dict(), diff, search)
 
@@ -395,9 +426,14 @@ class FarthestGenerator:
         proved state of it: (gap to the target, level, difficulty, solution, placement),
         or None when every proof hit the solver's cap."""
         depth, walls, goals = placement[:3]
-        space.search(walls, goals, self.width, min(depth, aim) if self.effort is None
-                     else min(hi, depth))
-        got = self._pick(rng, space, solver, walls, goals, min(depth, aim, hi), lo, hi, stats)
+        if placement[5]:
+            space.search(walls, goals, self.width, 32766, self._beam())
+            got = self._pick_beam(rng, space, solver, walls, goals, lo, hi, stats)
+        else:
+            space.search(walls, goals, self.width, min(depth, aim) if self.effort is None
+                         else min(hi, depth))
+            got = self._pick(rng, space, solver, walls, goals, min(depth, aim, hi), lo, hi,
+                             stats)
         if got is None:
             return None
         level, diff, solution = got
@@ -423,12 +459,69 @@ class FarthestGenerator:
                 return None
             stats["goal_sets"] += 1
             count, status, depth = space.search(walls, goals, self.width, aim)
+            beam = status == _f.CAPPED and depth < aim
+            if beam:  # too big to search whole: a beam search goes deeper
+                count, status, top = space.search(walls, goals, self.width, 32766,
+                                                  self._beam())
+                # ranked by a lower bound: the best score of its deepest layers
+                deep = max(0, count - 4 * self._beam())
+                depth = max(depth, int(space.scores(count)[deep:].max()))
             stats["states"] += count
             if best is None or depth > best[0]:
-                best = (depth, walls, goals, count, status)
+                best = (depth, walls, goals, count, status, beam)
             if depth >= aim:
                 break
         return best
+
+    def _beam(self):
+        """The beam width: room for about 128 layers within ``max_states``."""
+        return max(16, self.max_states // 128)
+
+    def _pick_beam(self, rng, space, solver, walls, goals, lo, hi, stats):
+        """A proved state of a beam search, whose depths are upper bounds and scores lower
+        bounds of the distance: for a push range, states with both bounds in it first;
+        with no push target, the best-scored state of each of the four deepest layers,
+        the farthest once proved. (level, difficulty, solution) or None."""
+        count = int(space.out[0])
+        depths = space.depth[:count].astype(np.int64)
+        scores = space.scores(count)
+        if self.pushes is not None:
+            sure = np.flatnonzero((scores >= lo) & (depths <= hi))
+            rest = np.flatnonzero((depths >= lo) & (scores < lo))
+            picks = list(sure[np.lexsort((-scores[sure], -depths[sure]))][:2]) + \
+                list(rest[np.lexsort((-depths[rest], -scores[rest]))][:2])
+        else:
+            picks = []
+            for d in sorted(set(depths[-4 * self._beam():].tolist()))[-4:][::-1]:
+                layer = np.flatnonzero(depths == d)
+                picks.append(int(layer[np.argmax(scores[layer])]))
+        goal_mask = np.zeros(walls.shape[0], bool)
+        goal_mask[goals] = True
+        best = None
+        for j in picks:
+            level = self._node_level(rng, space, walls, goal_mask, int(j))
+            r = solver.solve(level)
+            stats["calls"] += 1
+            stats["nodes"] += r.nodes
+            if not r.solved:
+                stats["capped"] += 1
+                continue
+            if not scores[j] <= r.pushes <= depths[j]:
+                raise LevelforgeError(f"the beam search bounds this state's distance by "
+                                      f"{scores[j]}-{depths[j]} pushes but the solver finds "
+                                      f"{r.pushes}:\n{level.to_xsb()}")
+            inside = self.pushes is None or lo <= r.pushes <= hi
+            key = (inside, r.pushes if self.pushes is None else -abs(r.pushes - hi))
+            if best is None or key > best[0]:
+                best = (key, level, r)
+            if self.pushes is not None and inside:
+                break
+        if best is None:
+            return None
+        _, level, r = best
+        diff = Difficulty(r.pushes, r.nodes, r.expanded, box_changes(level, r.solution),
+                          dead_squares(level))
+        return level, diff, r.solution
 
     def _pick(self, rng, space, solver, walls, goals, depth, lo, hi, stats):
         """A state of layer ``depth`` (or, for an effort target, of the layer a bisection
@@ -477,8 +570,8 @@ class FarthestGenerator:
         return level, diff, r.solution
 
     def _level(self, rng, space, walls, goals, d, depths):
-        """A random state of layer ``d`` as a level: one with no box on a goal where the
-        layer has one, the player on a random cell of its region off the goals if it can."""
+        """A random state of layer ``d`` as a level (one with no box on a goal where the
+        layer has one)."""
         nbox = self.boxes
         a, b = np.searchsorted(depths, d, "left"), np.searchsorted(depths, d, "right")
         boxes = space.pool[a * nbox:b * nbox].reshape(b - a, nbox)
@@ -486,8 +579,14 @@ class FarthestGenerator:
         goal_mask[goals] = True
         clear = np.flatnonzero(~goal_mask[boxes].any(axis=1))
         j = int(rng.choice(clear)) if clear.size else int(rng.integers(b - a))
-        box_cells = boxes[j].astype(np.int64)
-        region = _region(walls, box_cells, int(space.nplayer[a + j]), self.width)
+        return self._node_level(rng, space, walls, goal_mask, int(a + j))
+
+    def _node_level(self, rng, space, walls, goal_mask, j):
+        """Node ``j`` as a level, the player on a random cell of its region, off the
+        goals if it can."""
+        nbox = self.boxes
+        box_cells = space.pool[j * nbox:(j + 1) * nbox].astype(np.int64)
+        region = _region(walls, box_cells, int(space.nplayer[j]), self.width)
         off = [c for c in region if not goal_mask[c]]
         player = int(rng.choice(off or region))
         occ = np.zeros(walls.shape[0], np.uint8)
