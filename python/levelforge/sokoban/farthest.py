@@ -85,10 +85,13 @@ class PullSearch:
 def box_changes(level: Level, solution: str) -> int:
     """How often the pushes of ``solution`` (LURD) switch from one box to another.
 
+    >>> box_changes(Level.from_xsb("######\\n#    #\\n#@$$.#\\n#   .#\\n######"),
+    ...             "urDRlldRR")
+    2
     >>> box_changes(Level.from_xsb("#######\\n#@$.$.#\\n#######"), "RRR")
     Traceback (most recent call last):
     ...
-    levelforge.errors.ConfigError: solution move 2 ('R') is blocked
+    levelforge.errors.ConfigError: solution move 1 ('R') is blocked
     """
     steps = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
     ids = {cell: i for i, cell in enumerate(sorted(level.boxes))}
@@ -116,7 +119,7 @@ def dead_squares(level: Level) -> int:
     pushed onto any goal.
 
     >>> dead_squares(Level.from_xsb("#####\\n#@$.#\\n#   #\\n#####"))
-    3
+    4
     """
     walls, goals, _, player = level.arrays()
     n = walls.shape[0]
