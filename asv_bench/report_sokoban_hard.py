@@ -64,6 +64,7 @@ def ranges(seeds):
     print("| asked | in target | median ms | p90 ms | achieved pushes p10/p50/p90 "
           "| per third of the range (low/mid/high) | distinct lengths |")
     print("|---|---|---|---|---|---|---|")
+    spreads = []
     for lo, hi in RANGES:
         gen = Generator(width=10, height=10, boxes=4, pushes=(lo, hi), method="farthest")
         gen.warm_up()
@@ -79,8 +80,12 @@ def ranges(seeds):
               f"| {statistics.median(ms):.0f} | {pct(ms, 90):.0f} "
               f"| {pct(pushes, 10):.0f}/{pct(pushes, 50):.0f}/{pct(pushes, 90):.0f} "
               f"| {thirds[0]}/{thirds[1]}/{thirds[2]} | {len(set(inside))} of {hi - lo + 1} |")
-        print(f"\n{lo}-{hi} pushes: " + " ".join(f"{p}:{n}" for p, n in
-                                               sorted(Counter(pushes).items())) + "\n")
+        spreads.append(f"{lo}-{hi}: " + " ".join(f"{p}:{n}" for p, n in
+                                                 sorted(Counter(pushes).items())))
+    print("\nAchieved pushes (length:levels):\n")
+    for line in spreads:
+        print(f"- {line}")
+    print()
 
 
 def harder(count):
