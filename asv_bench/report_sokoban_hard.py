@@ -18,8 +18,9 @@
 4. ``--quantiles N``: the effort quantiles behind ``levelforge.sokoban.dataset``'s
    ``EFFORT_SPLITS`` over N levels of their configuration (load-independent counts).
 
-Quiet-machine runtime with the defaults: about 10 minutes (ranges ~3 min, split ~5 min,
-hardest ~3 min; estimates from a loaded machine's CPU time). In-target counts and efforts are load-independent; times are not.
+Quiet-machine runtime with the defaults: about 10 minutes (ranges ~2 min, split ~5 min,
+hardest ~3 min; estimated from runs on a loaded machine). In-target counts, pushes and
+efforts are load-independent; times are not.
 """
 import argparse
 import statistics
