@@ -324,3 +324,26 @@ def test_rooms_too_big_to_search_whole_go_to_the_beam_search():
         assert naive.replay(r.level, r.solution)[0] == r.level.goals
         assert solver.solve(r.level).pushes == r.pushes
         assert r.in_target == (20 <= r.pushes <= 30)
+
+
+def test_an_unreachable_push_range_gives_the_deepest_state_marked_out_of_target():
+    r = FarthestGenerator(width=6, height=6, boxes=1, pushes=(40, 50), rooms=3).generate(2)
+    assert not r.in_target and r.attempts.fallback and r.pushes < 40
+    assert r.pushes == r.search.farthest and r.search.exhaustive
+    assert Solver().solve(r.level).pushes == r.pushes
+
+
+def test_cli_dataset_splits_by_effort(tmp_path, capsys):
+    import json
+
+    from levelforge.sokoban.cli import main
+
+    config = {"width": 8, "height": 8, "boxes": 3, "pushes": [14, 20], "method": "farthest"}
+    code = main(["dataset", "--splits", "effort", "--count", "4", "--config",
+                 json.dumps(config), "--jobs", "1", "--no-progress", "--format", "xsb",
+                 "-o", str(tmp_path)])
+    assert code == 0
+    manifest = json.loads((tmp_path / "dataset.json").read_text())
+    assert manifest["split_by"] == "nodes"
+    assert set(manifest["splits"]) == {"easy", "medium", "hard", "harder"}
+    assert "4 levels this run" in capsys.readouterr().err

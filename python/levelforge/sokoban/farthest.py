@@ -292,6 +292,8 @@ class FarthestGenerator:
     target at all the generator searches all ``rooms`` rooms to the end of their pull
     space (or ``max_states``) and returns the farthest state found: the hardest level.
     ``in_target`` is False when the level is the closest one found outside the target.
+    The result's ``attempts`` count rooms built (``boards``), states stored by the
+    backward searches (``pulls``) and the solver's calls, capped calls and stored states.
 
     >>> g = FarthestGenerator(width=7, height=7, boxes=2, pushes=(6, 9))
     >>> g.generate(1).level == g.generate(1).level
