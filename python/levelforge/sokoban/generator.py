@@ -20,9 +20,7 @@ from ..engine import sokoban_generator as _g
 from ..errors import ConfigError, GenerationError
 from ..seeding import check_seed, kernel_seed
 from ..timing import ms_since, now_ns
-from .farthest import Difficulty, FarthestGenerator, PullSearch
 from .level import MAX_SIDE, Level
-from .rooms import RoomKind
 from .solver import MAX_BOXES, MAX_NODES, Workspace
 
 
@@ -74,8 +72,8 @@ class GenerateResult:
     elapsed_ms: float
     attempts: Attempts
     config: dict[str, Any] = field(default_factory=dict)
-    difficulty: Difficulty | None = None
-    search: PullSearch | None = None
+    difficulty: Any = None  # a farthest.Difficulty (not imported: the default path skips it)
+    search: Any = None  # a farthest.PullSearch
 
     @property
     def moves(self) -> int:
@@ -182,10 +180,12 @@ class Generator:
                  rules: Literal["design"] | None = None,
                  method: Literal["pulls", "farthest"] = "pulls",
                  effort: tuple[int, int] | list[int] | str | None = None,
-                 room: RoomKind | None = None) -> None:
+                 room: Literal["templates", "carved", "open"] | None = None) -> None:
         self.method = method
         self._farthest = None
         if method == "farthest":
+            from .farthest import FarthestGenerator  # only this method loads its module
+
             f = self._farthest = FarthestGenerator(width, height, boxes, pushes, effort,
                                                    room or "templates", inner_walls)
             self.width, self.height, self.boxes, self.pushes = f.width, f.height, f.boxes, \
@@ -349,7 +349,7 @@ def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
              node_cap: int = 50_000, skip: int | None = None,
              spread: bool = True, method: Literal["pulls", "farthest"] = "pulls",
              effort: tuple[int, int] | list[int] | str | None = None,
-             room: RoomKind | None = None) -> GenerateResult:
+             room: Literal["templates", "carved", "open"] | None = None) -> GenerateResult:
     """One level from ``seed`` (default 0, like every levelforge seed) with a cached
     :class:`Generator` of this configuration (see it for the options; the last few
     configurations keep their work arrays between calls).
