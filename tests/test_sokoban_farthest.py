@@ -347,3 +347,19 @@ def test_cli_dataset_splits_by_effort(tmp_path, capsys):
     assert manifest["split_by"] == "nodes"
     assert set(manifest["splits"]) == {"easy", "medium", "hard", "harder"}
     assert "4 levels this run" in capsys.readouterr().err
+
+
+def test_cli_effort_alone_leaves_the_length_free_and_needs_the_farthest_method(tmp_path,
+                                                                              capsys):
+    from levelforge.sokoban import load_xsb
+    from levelforge.sokoban.cli import main
+
+    out = tmp_path / "effort.xsb"
+    assert main(["generate", "--method", "farthest", "--width", "8", "--height", "8",
+                 "--boxes", "3", "--effort", "80-200", "--count", "2", "--no-progress",
+                 "-o", str(out)]) == 0
+    solver = Solver()
+    nodes = [solver.solve(lv).nodes for lv in load_xsb(out)]
+    assert all(80 <= n <= 200 for n in nodes)
+    with pytest.raises(ConfigError, match="need method='farthest'"):
+        main(["generate", "--effort", "80-200", "-o", str(tmp_path / "x.xsb")])

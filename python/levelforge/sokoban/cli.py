@@ -55,7 +55,8 @@ def _parser(prog):
     gen.add_argument("--width", type=int, default=7, help="width with the outer wall (7)")
     gen.add_argument("--height", type=int, default=7, help="height with the outer wall (7)")
     gen.add_argument("--boxes", type=int, default=2, help="boxes (2)")
-    gen.add_argument("--pushes", default="4-8", help="target push-optimal length LO-HI (4-8)")
+    gen.add_argument("--pushes", help="target push-optimal length LO-HI (4-8; none with "
+                                      "--effort alone)")
     gen.add_argument("--inner-walls", type=int, default=0, help="random inner walls (0)")
     gen.add_argument("--stop-at-low", action="store_true",
                      help="stop as soon as the length enters the range (always LO pushes) "
@@ -65,7 +66,8 @@ def _parser(prog):
                           "rooms searched backward over pulls, start states picked by "
                           "their exact push distance (long, hard levels)")
     gen.add_argument("--effort", help="with --method farthest: target solver effort LO-HI "
-                                      "(stored states of the push-optimal solve)")
+                                      "(stored states of the push-optimal solve); without "
+                                      "--pushes the length is free")
     gen.add_argument("--room", choices=["templates", "carved", "open"],
                      help="with --method farthest: room kind (templates)")
     gen.add_argument("--rules", choices=sorted(RULES),
@@ -152,10 +154,12 @@ def _dataset(args):
 
 
 def _generate(args, command):
-    extra = {} if args.method == "pulls" else {"method": args.method, "effort": args.effort,
-                                               "room": args.room}
+    extra = {k: v for k, v in (("effort", args.effort), ("room", args.room)) if v is not None}
+    if args.method != "pulls":
+        extra["method"] = args.method
+    pushes = args.pushes or (None if args.effort and args.method == "farthest" else "4-8")
     gen = Generator(width=args.width, height=args.height, boxes=args.boxes,
-                    pushes=args.pushes, inner_walls=args.inner_walls,
+                    pushes=pushes, inner_walls=args.inner_walls,
                     spread=False if args.stop_at_low else None, rules=args.rules, **extra)
     summary = run(gen, args.count, check_seed(args.seed), args.output, fmt="xsb",
                   timings=not args.no_timings, show_progress=not args.no_progress,
