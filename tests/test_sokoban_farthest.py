@@ -363,3 +363,11 @@ def test_cli_effort_alone_leaves_the_length_free_and_needs_the_farthest_method(t
     assert all(80 <= n <= 200 for n in nodes)
     with pytest.raises(ConfigError, match="need method='farthest'"):
         main(["generate", "--effort", "80-200", "-o", str(tmp_path / "x.xsb")])
+
+
+def test_a_room_where_nothing_can_be_pulled_is_a_generation_error():
+    from levelforge import GenerationError
+
+    gen = FarthestGenerator(width=5, height=5, boxes=7, pushes=(1, 3), rooms=2)
+    with pytest.raises(GenerationError):
+        gen.generate(0)

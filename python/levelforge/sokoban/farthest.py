@@ -412,8 +412,9 @@ class FarthestGenerator:
             proved = self._prove(rng, space, solver, chosen, aim, lo, hi, stats)
             if proved is None:
                 raise GenerationError(
-                    f"every proof hit the solver's cap of {self.solver_nodes} states "
-                    f"(seed {seed}); raise solver_nodes")
+                    f"no unsolved state of the chosen room could be proved (seed {seed}): "
+                    f"nothing can be pulled there, or every proof hit the solver's cap "
+                    f"of {self.solver_nodes} states (raise solver_nodes)")
         _, level, diff, solution, (depth, walls, _, count, status, beam) = proved
         in_target = (self.pushes is None or lo <= diff.pushes <= hi) and (
             self.effort is None or self.effort[0] <= diff.nodes <= self.effort[1])
@@ -535,7 +536,10 @@ class FarthestGenerator:
         count = int(space.out[0])
         depths = space.depth[:count]
         top = int(depths[-1])
-        lo_d, hi_d = max(1, lo), min(top, hi)
+        if top < 1:
+            return None  # nothing can be pulled: no unsolved state
+        lo_d = min(max(1, lo), top)
+        hi_d = max(lo_d, min(top, hi))
         d = min(depth, top) if self.effort is None else (lo_d + hi_d + 1) // 2
         closest = None
         for _ in range(12 if self.effort is not None else 4):
