@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from ..engine import sokoban_board as _b
 from ..engine import sokoban_farthest as _f
