@@ -6,8 +6,8 @@ import pytest
 
 from levelforge import ConfigError
 from levelforge.sokoban import Generator, Level, Solver, generate
-from levelforge.sokoban.farthest import (FarthestGenerator, box_changes, dead_squares,
-                                         difficulty, pull_space)
+from levelforge.sokoban.difficulty import box_changes, dead_squares, difficulty
+from levelforge.sokoban.farthest import FarthestGenerator, pull_space
 from levelforge.sokoban.rooms import ROOM_KINDS, make_room
 
 import naive_farthest

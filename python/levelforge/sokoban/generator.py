@@ -56,7 +56,7 @@ class GenerateResult:
 
     ``in_target`` is False when no board reached the target range and the closest
     solvable candidate was returned instead. Levels of ``method="farthest"`` also carry
-    their :class:`~levelforge.sokoban.farthest.Difficulty` and the
+    their :class:`~levelforge.sokoban.difficulty.Difficulty` and the
     :class:`~levelforge.sokoban.farthest.PullSearch` that found them (None otherwise).
 
     >>> r = generate(3)
@@ -72,7 +72,7 @@ class GenerateResult:
     elapsed_ms: float
     attempts: Attempts
     config: dict[str, Any] = field(default_factory=dict)
-    difficulty: Any = None  # a farthest.Difficulty (not imported: the default path skips it)
+    difficulty: Any = None  # a difficulty.Difficulty (not imported: the default path skips it)
     search: Any = None  # a farthest.PullSearch
 
     @property
