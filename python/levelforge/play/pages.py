@@ -20,9 +20,10 @@ import re
 from string import Template
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pages")
-PAGES = {"/": "index", "/sokoban": "sokoban", "/symmetry": "symmetry", "/gallery": "gallery",
+PAGES = {"/": "index", "/sokoban/edit": "sokoban_edit", "/sokoban": "sokoban", "/symmetry": "symmetry", "/gallery": "gallery",
          "/mines": "mines", "/defense": "defense", "/watch": "watch"}
-"""Each page path and its page file (paths below ``/sokoban/`` and ``/symmetry/`` too)."""
+"""Each page path and its page file (paths below ``/sokoban/`` and ``/symmetry/`` too; an
+editor's path comes before its game's, which would otherwise take it)."""
 _MARK = re.compile(r"^<!-- (\w+) -->\n", re.M)
 
 

@@ -10,11 +10,13 @@ True
 
 from .generator import GenerateResult, Generator, campaign, generate
 from . import collections
+from .editor import Check, Improvement, check, dead_squares, from_rle, improve, to_rle
 from .boxoban import load_boxoban, read_boxoban
 from .level import Level, load_xsb, read_xsb
 from .replay import replay
 from .solver import SolveResult, Solver, solve
 
-__all__ = ["GenerateResult", "Generator", "Level", "SolveResult", "Solver", "campaign",
-           "collections", "generate", "load_boxoban", "load_xsb", "read_boxoban", "read_xsb",
-           "replay", "solve"]
+__all__ = ["Check", "GenerateResult", "Generator", "Improvement", "Level", "SolveResult",
+           "Solver", "campaign", "check", "collections", "dead_squares", "from_rle", "generate",
+           "improve", "load_boxoban", "load_xsb", "read_boxoban", "read_xsb", "replay", "solve",
+           "to_rle"]
