@@ -26,11 +26,24 @@ from ..engine import sokoban as _k
 from ..errors import ConfigError, LevelFormatError
 from ..timing import ms_since, now_ns
 from .level import MAX_SIDE, Level, _outside
-from .solver import DEFAULT_MAX_NODES, MAX_BOXES, solve
+from .solver import DEFAULT_MAX_NODES, MAX_BOXES, Solver
 
 INVALID = "invalid"
 _FLOOR = " -_"
 _RLE_CHARS = "#@+$*.-_ "
+
+_SOLVER = []  # the editor's solver, made on first use
+
+
+def _solve(level, **limits):
+    """Solve with the editor's own solver. Its hash keys are drawn once for the largest
+    board, so that the effort it reports (stored states) depends on the level alone, not
+    on the levels solved before it in this process."""
+    if not _SOLVER:
+        _SOLVER.append(Solver())
+        _SOLVER[0].workspace.ensure(MAX_SIDE * MAX_SIDE, 4, 16)
+    return _SOLVER[0].solve(level, **limits)
+
 
 __all__ = ["Check", "Improvement", "check", "dead_squares", "from_rle", "improve", "to_rle"]
 
@@ -183,7 +196,7 @@ def check(level: Level | str, time_limit: float = 2.0,
     if len(parsed.boxes) > MAX_BOXES:
         return Check(xsb, width, height, (), "limit", dead, elapsed_ms=ms_since(start),
                      note=f"the solver handles at most {MAX_BOXES} boxes")
-    r = solve(parsed, max_nodes=max_nodes, time_limit=time_limit)
+    r = _solve(parsed, max_nodes=max_nodes, time_limit=time_limit)
     return Check(xsb, width, height, (), r.status, dead, r.pushes, r.moves, r.solution,
                  r.nodes, r.expanded, ms_since(start))
 
@@ -362,7 +375,7 @@ def improve(level: Level, *, seed: int = 0, attempts: int = 200, first: int = 0,
             raise ConfigError(f"{name} must be an integer >= {lo}, got {value!r}")
     if criterion not in ("pushes", "effort"):
         raise ConfigError(f"criterion must be 'pushes' or 'effort', got {criterion!r}")
-    best = solve(level, max_nodes=max_nodes)
+    best = _solve(level, max_nodes=max_nodes)
     if not best.solved:
         raise ConfigError(f"improve() starts from a solved level; the solver's answer for "
                           f"this one is {best.status} (within {max_nodes} states)")
@@ -375,7 +388,7 @@ def improve(level: Level, *, seed: int = 0, attempts: int = 200, first: int = 0,
         candidate = _mutate(level, floor, rng)
         if candidate is None or candidate.is_solved:
             continue
-        r = solve(candidate, max_nodes=max_nodes)
+        r = _solve(candidate, max_nodes=max_nodes)
         if r.solved and _score(r, criterion) > score:
             level, score = candidate, _score(r, criterion)
             yield Improvement(level, r.pushes, r.moves, r.solution, r.nodes, k, score)

@@ -44,24 +44,32 @@ function paint(x, y) {
 
 function draw() {
   const h = grid.length, w = Math.max(...grid.map((r) => r.length));
-  const size = Math.max(8, Math.min(40, Math.floor(640 / Math.max(w, h))));
   const g = $("grid");
-  g.style.gridTemplateColumns = `repeat(${w}, ${size}px)`;
-  g.style.gridAutoRows = `${size}px`;
+  if (g.dataset.size !== `${w}x${h}`) {  // cells are made once per size, then restyled
+    const size = Math.max(8, Math.min(40, Math.floor(640 / Math.max(w, h))));
+    g.style.gridTemplateColumns = `repeat(${w}, ${size}px)`;
+    g.style.gridAutoRows = `${size}px`;
+    const cells = [];
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) cells.push(`<i data-x="${x}" data-y="${y}"></i>`);
+    }
+    g.innerHTML = cells.join("");
+    g.dataset.size = `${w}x${h}`;
+  }
   const dead = new Set(current() ? checked.dead.map(([x, y]) => `${x},${y + top()}`) : []);
-  const out = [];
+  const cells = g.children;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const c = grid[y][x] || " ";
-      const cls = [c === "#" ? "w" : "f"];
-      if (".+*".includes(c)) cls.push("g");
-      if ("$*".includes(c)) cls.push("b");
-      if ("@+".includes(c)) cls.push("p");
-      if (dead.has(`${x},${y}`)) cls.push("x");
-      out.push(`<i class="${cls.join(" ")}" data-x="${x}" data-y="${y}"></i>`);
+      let cls = c === "#" ? "w" : "f";
+      if (".+*".includes(c)) cls += " g";
+      if ("$*".includes(c)) cls += " b";
+      if ("@+".includes(c)) cls += " p";
+      if (dead.has(`${x},${y}`)) cls += " x";
+      const cell = cells[y * w + x];
+      if (cell.className !== cls) cell.className = cls;
     }
   }
-  g.innerHTML = out.join("");
   $("width").value = w;
   $("height").value = h;
 }
