@@ -1,6 +1,6 @@
 """A board designer's checks: whether a hand-made minefield is won from a chosen first
 open without guessing, and its rating, with the play that the no-guess generator uses
-(:mod:`levelforge.mines.noguess`: single numbers, subsets and exact counting of each
+(the no-guess generator's: single numbers, subsets and exact counting of each
 component, never the global mine count, proved cells opened once on the surface).
 
 >>> import numpy as np
@@ -55,7 +55,7 @@ class _Shape:
 
 @dataclass(frozen=True)
 class BoardCheck:
-    """The answer of :func:`check_board`: ``no_guess`` is True when certain moves win the
+    """The answer of :func:`levelforge.mines.check_board`: ``no_guess`` is True when certain moves win the
     board from ``start``; ``rating`` holds 3BV, openings and the steps that needed subsets
     or exact counting (``rating.solved`` equals ``no_guess``); ``numbers`` the number of
     every cell (``[z, y, x]``, -1 on mines)."""

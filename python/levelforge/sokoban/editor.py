@@ -3,7 +3,7 @@ solver's verdict, a search that makes a level harder, and the run-length XSB tha
 Sokoban programs exchange levels in.
 
 A drawn level may still break the rules (no player, a box too many, a hole in the outer
-wall): :func:`check` lists every problem rather than stopping at the first, and solves
+wall): :func:`levelforge.sokoban.check` lists every problem rather than stopping at the first, and solves
 the level once it has none.
 
 >>> from levelforge.sokoban import editor
@@ -22,10 +22,11 @@ from typing import Any, Iterator, Literal
 
 import numpy as np
 
-from ..engine import sokoban as _k
+from ..engine import sokoban_board as _board
 from ..errors import ConfigError, LevelFormatError
 from ..timing import ms_since, now_ns
-from .level import MAX_SIDE, Level, _outside
+from .enclosure import outside as _outside
+from .level import MAX_SIDE, Level
 from .solver import DEFAULT_MAX_NODES, MAX_BOXES, Solver
 
 INVALID = "invalid"
@@ -50,7 +51,7 @@ __all__ = ["Check", "Improvement", "check", "dead_squares", "from_rle", "improve
 
 @dataclass(frozen=True)
 class Check:
-    """The answer of :func:`check` on a drawn level.
+    """The answer of :func:`levelforge.sokoban.check` on a drawn level.
 
     ``problems`` lists every rule the level breaks (empty when it is a valid level);
     ``status`` is ``"invalid"`` then, else the solver's ``"solved"``, ``"unsolvable"``
@@ -149,7 +150,7 @@ def dead_squares(level: Level) -> frozenset[tuple[int, int]]:
                          for c in np.flatnonzero(inside))
     dist = np.zeros((goal_cells.shape[0], 4 * n), np.int32)
     dead = np.zeros(n, np.uint8)
-    _k.push_distances(walls, goal_cells, level.width, dist, dead, np.zeros(12 * n, np.int32),
+    _board.push_distances(walls, goal_cells, level.width, dist, dead, np.zeros(12 * n, np.int32),
                       np.zeros(n, np.int64), np.zeros(n * n, np.int8))
     return frozenset((int(c) % level.width, int(c) // level.width)
                      for c in np.flatnonzero(dead & inside))
@@ -172,7 +173,7 @@ def _reachable(walls, width, start):
 
 def check(level: Level | str, time_limit: float = 2.0,
           max_nodes: int = DEFAULT_MAX_NODES) -> Check:
-    """Check a drawn level (a :class:`Level` or XSB board text): its problems, its dead
+    """Check a drawn level (a :class:`levelforge.sokoban.Level` or XSB board text): its problems, its dead
     squares and the push-optimal solver's verdict within ``time_limit`` seconds and
     ``max_nodes`` stored states (``limit`` when either runs out, never "unsolvable").
 
@@ -303,7 +304,7 @@ def _expand(text, i, depth):
 # ----------------------------------------------------------------------- improve
 @dataclass(frozen=True)
 class Improvement:
-    """A better version found by :func:`improve`: the level, its push-optimal solution
+    """A better version found by :func:`levelforge.sokoban.improve`: the level, its push-optimal solution
     and the solver's effort, and the attempt that found it."""
 
     level: Level

@@ -378,7 +378,7 @@ class _Run:
     def _forbid_until_unique(self, flat, required, forbidden=()):
         """Stage 3: forbid an edge of each alternative the DFS finds, until unique
         (``forbidden``: edges forbidden from the start, as a designer's; see
-        :func:`levelforge.symmetry.editor.finish`).
+        :func:`levelforge.symmetry.finish`).
 
         The design's rule: the edge joining a trap pair (two required points that are
         lattice neighbours but not consecutive on the answer) is never forbidden, since a
