@@ -96,11 +96,11 @@ class Fact:
 
 @dataclass(frozen=True)
 class BalancePart:
-    """One piece of :func:`levelforge.defense.balance`: piece 0 runs the quick probes (the empty defence,
-    every two-cannon opening through wave 1, the survivors through wave 2 unreinforced,
-    the naive policies, the wall rescues); every piece plays its share of the campaign
-    (each wave-1 survivor with one more cannon per later phase, every wave, each seed).
-    ``problems`` names the probes that cannot run on this scenario."""
+    """One piece of :func:`levelforge.defense.balance`: piece 0 runs the quick probes (the
+    empty defence, every two-cannon opening through wave 1, the survivors through wave 2
+    unreinforced, the naive policies, the wall rescues); every piece plays its share of the
+    campaign (each wave-1 survivor with one more cannon per later phase, every wave, each
+    seed). ``problems`` names the probes that cannot run on this scenario."""
 
     scenario: str
     seeds: tuple[int, ...]
@@ -128,7 +128,8 @@ class BalancePart:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BalancePart:
-        """The inverse of :meth:`levelforge.defense.BalancePart.to_dict` (a piece that came back from a worker)."""
+        """The inverse of :meth:`levelforge.defense.BalancePart.to_dict` (a piece that came
+        back from a worker)."""
         d = dict(d)
         d["seeds"] = tuple(d["seeds"])
         d["kills"] = tuple(tuple(k) for k in d["kills"])
@@ -187,8 +188,9 @@ def _openings(s, seeds, pairs):
 def balance_part(scenario: Scenario, part: int = 0, parts: int = 1,
                  seeds: Sequence[int] = DESIGN_SEEDS) -> BalancePart:
     """Piece ``part`` of ``parts`` of the balance report of ``scenario`` (see
-    :class:`levelforge.defense.BalancePart`); :meth:`levelforge.defense.BalanceReport.from_parts` joins the pieces. The
-    campaign's survivors are dealt to the pieces in turn, so pieces take about as long.
+    :class:`levelforge.defense.BalancePart`);
+    :meth:`levelforge.defense.BalanceReport.from_parts` joins the pieces. The campaign's
+    survivors are dealt to the pieces in turn, so pieces take about as long.
     """
     t = now_ns()
     s = _scenario(scenario)
@@ -216,8 +218,9 @@ def balance_part(scenario: Scenario, part: int = 0, parts: int = 1,
 
 @dataclass(frozen=True)
 class BalanceReport:
-    """The balance report of a scenario: the probes' figures (see :class:`levelforge.defense.BalancePart`)
-    and the design's facts checked one by one (``facts``)."""
+    """The balance report of a scenario: the probes' figures (see
+    :class:`levelforge.defense.BalancePart`) and the design's facts checked one by one
+    (``facts``)."""
 
     scenario: str
     seeds: tuple[int, ...]
@@ -305,8 +308,9 @@ def _facts(first, winning):
 
 def balance(scenario: Scenario, seeds: Sequence[int] = DESIGN_SEEDS,
             parts: int = 1) -> BalanceReport:
-    """The balance report of ``scenario``: every piece of :func:`levelforge.defense.balance_part` joined.
-    On the lighthouse every fact holds; it takes tens of seconds (the campaign).
+    """The balance report of ``scenario``: every piece of
+    :func:`levelforge.defense.balance_part` joined. On the lighthouse every fact holds; it
+    takes tens of seconds (the campaign).
 
     >>> r = balance(Scenario.lighthouse())                       # doctest: +SKIP
     >>> [f.holds for f in r.facts]                               # doctest: +SKIP

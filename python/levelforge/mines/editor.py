@@ -55,10 +55,10 @@ class _Shape:
 
 @dataclass(frozen=True)
 class BoardCheck:
-    """The answer of :func:`levelforge.mines.check_board`: ``no_guess`` is True when certain moves win the
-    board from ``start``; ``rating`` holds 3BV, openings and the steps that needed subsets
-    or exact counting (``rating.solved`` equals ``no_guess``); ``numbers`` the number of
-    every cell (``[z, y, x]``, -1 on mines)."""
+    """The answer of :func:`levelforge.mines.check_board`: ``no_guess`` is True when certain
+    moves win the board from ``start``; ``rating`` holds 3BV, openings and the steps that
+    needed subsets or exact counting (``rating.solved`` equals ``no_guess``); ``numbers``
+    the number of every cell (``[z, y, x]``, -1 on mines)."""
 
     width: int
     height: int

@@ -3,8 +3,8 @@ solver's verdict, a search that makes a level harder, and the run-length XSB tha
 Sokoban programs exchange levels in.
 
 A drawn level may still break the rules (no player, a box too many, a hole in the outer
-wall): :func:`levelforge.sokoban.check` lists every problem rather than stopping at the first, and solves
-the level once it has none.
+wall): :func:`levelforge.sokoban.check` lists every problem rather than stopping at the
+first, and solves the level once it has none.
 
 >>> from levelforge.sokoban import editor
 >>> c = editor.check("######\\n#@$ .#\\n######")
@@ -173,9 +173,10 @@ def _reachable(walls, width, start):
 
 def check(level: Level | str, time_limit: float = 2.0,
           max_nodes: int = DEFAULT_MAX_NODES) -> Check:
-    """Check a drawn level (a :class:`levelforge.sokoban.Level` or XSB board text): its problems, its dead
-    squares and the push-optimal solver's verdict within ``time_limit`` seconds and
-    ``max_nodes`` stored states (``limit`` when either runs out, never "unsolvable").
+    """Check a drawn level (a :class:`levelforge.sokoban.Level` or XSB board text): its
+    problems, its dead squares and the push-optimal solver's verdict within ``time_limit``
+    seconds and ``max_nodes`` stored states (``limit`` when either runs out, never
+    "unsolvable").
 
     >>> c = check("#######\\n#@ $ .#\\n#######")
     >>> c.valid, c.status, c.pushes, c.solution
@@ -304,8 +305,8 @@ def _expand(text, i, depth):
 # ----------------------------------------------------------------------- improve
 @dataclass(frozen=True)
 class Improvement:
-    """A better version found by :func:`levelforge.sokoban.improve`: the level, its push-optimal solution
-    and the solver's effort, and the attempt that found it."""
+    """A better version found by :func:`levelforge.sokoban.improve`: the level, its
+    push-optimal solution and the solver's effort, and the attempt that found it."""
 
     level: Level
     pushes: int

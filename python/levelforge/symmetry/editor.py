@@ -31,9 +31,9 @@ DEFAULT_MAX_NODES = 2_000_000
 
 @dataclass(frozen=True)
 class Answer:
-    """The answer of :func:`levelforge.symmetry.check`: ``status`` is ``"none"`` (proved: no stroke solves
-    both boards), ``"unique"`` (proved: exactly one), ``"several"`` (at least two) or
-    ``"limit"`` (the node cap was reached first: unknown). ``solutions`` holds the
+    """The answer of :func:`levelforge.symmetry.check`: ``status`` is ``"none"`` (proved: no
+    stroke solves both boards), ``"unique"`` (proved: exactly one), ``"several"`` (at least
+    two) or ``"limit"`` (the node cap was reached first: unknown). ``solutions`` holds the
     strokes found (points on board A; at most two), ``nodes`` the search's effort."""
 
     status: Literal["none", "unique", "several", "limit"]
@@ -81,9 +81,10 @@ def check(puzzle: Puzzle, max_nodes: int = DEFAULT_MAX_NODES) -> Answer:
 
 @dataclass(frozen=True)
 class Finished:
-    """The result of :func:`levelforge.symmetry.finish`: the finished ``puzzle`` (unique, ``solution`` set),
-    and what the step changed: edges it forbade (on board A), points it required (on A),
-    points of trap pairs it stopped requiring, and the alternatives it removed."""
+    """The result of :func:`levelforge.symmetry.finish`: the finished ``puzzle`` (unique,
+    ``solution`` set), and what the step changed: edges it forbade (on board A), points it
+    required (on A), points of trap pairs it stopped requiring, and the alternatives it
+    removed."""
 
     puzzle: Puzzle
     forbidden_added: tuple[tuple[Point, Point], ...]
@@ -105,13 +106,14 @@ class Finished:
 def finish(puzzle: Puzzle, seed: int = 0, answer: Sequence[Point] | None = None,
            max_nodes: int = 200_000) -> Finished:
     """Make ``puzzle`` unique around ``answer`` (a stroke on A that solves it; default:
-    the first one :func:`levelforge.symmetry.check` finds) with the generator's own forbid-until-unique step
-    (:class:`~levelforge.symmetry.Generator`, stage 3) started from the designer's
-    conditions: it forbids an edge of each other solution, never a trap pair's edge (two
-    required points that are lattice neighbours but not consecutive on the answer), and
-    may require a point of the answer or stop requiring one point of a trap pair. New
-    conditions go on board A; the designer's stay where they are. Reproducible from
-    ``seed``; ``max_nodes`` caps each count (see :class:`levelforge.symmetry.Generator`).
+    the first one :func:`levelforge.symmetry.check` finds) with the generator's own
+    forbid-until-unique step (:class:`~levelforge.symmetry.Generator`, stage 3) started from
+    the designer's conditions: it forbids an edge of each other solution, never a trap
+    pair's edge (two required points that are lattice neighbours but not consecutive on the
+    answer), and may require a point of the answer or stop requiring one point of a trap
+    pair. New conditions go on board A; the designer's stay where they are. Reproducible
+    from ``seed``; ``max_nodes`` caps each count (see
+    :class:`levelforge.symmetry.Generator`).
 
     >>> from levelforge.symmetry import Board, Puzzle, count_solutions
     >>> p = Puzzle(4, Board(4, (0, 0), (3, 3)), Board(4, (3, 0), (0, 3)))
