@@ -1,9 +1,9 @@
 // Lighthouse scenario editor: paint the map, edit the waves and the material; the server
 // answers with the legal cells (and why not), the routes, and a balance report in pieces.
-import {ApiError, api, setStatus, showError, topBar, typing} from "./common.js";
+import {api, setStatus, showError, topBar, typing} from "./common.js";
+import {download, liveCheck, post, wireCopy} from "./editing.js";
 
 const $ = (id) => document.getElementById(id);
-const DEBOUNCE_MS = 250;
 const PARTS = 8;
 const ECONOMY = ["initial_material", "cannon_cost", "wall_cost", "beacon_health",
   "material_per_wave", "health_per_wave"];
@@ -15,8 +15,6 @@ let sc = null;         // the scenario as a scenario file holds it
 let tool = ".";
 let undoStack = [];
 let answer = null;     // the last layout answer
-let inFlight = false;
-let timer = 0;
 let running = null;    // the AbortController of a running balance report
 
 const key = () => JSON.stringify(sc);
@@ -103,60 +101,39 @@ function changed() {
   const q = new URLSearchParams({scenario: key()});
   history.replaceState(null, "", `/defense/edit?${q}`);
   $("share").value = location.href;
-  document.body.dataset.state = "checking";
-  clearTimeout(timer);
-  timer = setTimeout(check, DEBOUNCE_MS);
+  live.schedule();
 }
 
-async function check() {
-  if (inFlight) return;
-  inFlight = true;
-  const sent = key();
-  let got = null;
-  try {
-    got = await api("/api/defense/edit/layout", {scenario: sc});
-    got.key = sent;
-    showError(null);
-  } catch (err) {
+const live = liveCheck({
+  key,
+  ask: () => api("/api/defense/edit/layout", {scenario: sc}),
+  fail: (err) => {
     showError(err.message);
     setStatus("This scenario cannot be played: fix what the message names.", "bad");
     document.body.dataset.answer = "invalid";
-  } finally {
-    inFlight = false;
-  }
-  if (sent !== key()) {
-    check();
-    return;
-  }
-  if (got) {
-    answer = got;
-    const legal = got.layout.cannon.flat().filter((c) => c === "none").length;
-    const sealing = got.layout.cannon.flat().filter((c) => c === "seals_route").length;
-    $("forecasts").innerHTML = got.forecasts.map((f, i) => `<li>Wave ${i + 1}: ${f}</li>`).join("");
-    setStatus(`${legal} cells take a cannon; ${sealing} would seal a route. Routes: ` +
-      Object.entries(got.layout.routes).map(([e, p]) => `${e} ${p.length - 1} steps`).join(", ") +
-      ".", "good");
-    document.body.dataset.answer = "valid";
-  }
-  draw();
-  document.body.dataset.state = "checked";
+  },
+  show: (got) => {
+    if (got) {
+      got.key = key();
+      showError(null);
+      shown(got);
+    }
+    draw();
+  },
+});
+
+function shown(got) {
+  answer = got;
+  const legal = got.layout.cannon.flat().filter((c) => c === "none").length;
+  const sealing = got.layout.cannon.flat().filter((c) => c === "seals_route").length;
+  $("forecasts").innerHTML = got.forecasts.map((f, i) => `<li>Wave ${i + 1}: ${f}</li>`).join("");
+  setStatus(`${legal} cells take a cannon; ${sealing} would seal a route. Routes: ` +
+    Object.entries(got.layout.routes).map(([e, p]) => `${e} ${p.length - 1} steps`).join(", ") +
+    ".", "good");
+  document.body.dataset.answer = "valid";
 }
 
 // ------------------------------------------------------------------ balance report
-async function post(path, body, signal) {
-  let response;
-  try {
-    response = await fetch(path, {method: "POST", signal, body: JSON.stringify(body),
-      headers: {"Content-Type": "application/json"}});
-  } catch (err) {
-    if (signal.aborted) return null;
-    throw new ApiError("the server does not answer: is levelforge play still running?");
-  }
-  const data = await response.json();
-  if (!response.ok) throw new ApiError(data.error || `error ${response.status}`);
-  return data;
-}
-
 async function balance() {
   if (running) return;
   running = new AbortController();
@@ -284,17 +261,9 @@ function wire() {
   };
   $("balance").onclick = balance;
   $("stop").onclick = () => running && running.abort();
-  $("download").onclick = () => {
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([JSON.stringify(answer ? answer.scenario : sc, null, 2)],
-      {type: "application/json"}));
-    a.download = `${sc.name || "scenario"}.json`;
-    a.click();
-  };
-  $("copy").onclick = () => {
-    $("share").select();
-    navigator.clipboard?.writeText($("share").value).catch(() => {});
-  };
+  $("download").onclick = () => download(JSON.stringify(answer ? answer.scenario : sc, null, 2),
+    `${sc.name || "scenario"}.json`, "application/json");
+  wireCopy();
 }
 
 function undo() {

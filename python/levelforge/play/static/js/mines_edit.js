@@ -1,17 +1,15 @@
 // Mines board editor: place mines layer by layer and a first open; the server answers
 // whether the board is won from there without guessing, and its rating.
 import {api, setStatus, showError, topBar, typing} from "./common.js";
+import {liveCheck, wireCopy} from "./editing.js";
 
 const $ = (id) => document.getElementById(id);
-const DEBOUNCE_MS = 250;
 
 let board = {w: 9, h: 9, d: 1, start: [0, 0, 0], mines: new Uint8Array(81)};
 let layer = 0;
 let tool = "mine";
 let undoStack = [];
 let answer = null;
-let inFlight = false;
-let timer = 0;
 
 const at = (x, y, z) => (z * board.h + y) * board.w + x;
 const onSurface = ([x, y, z]) => x === 0 || y === 0 || z === 0 || x === board.w - 1 ||
@@ -92,40 +90,36 @@ function changed() {
     start: board.start.join(","), mines: pack(board.mines)});
   history.replaceState(null, "", `/mines/edit?${q}`);
   $("share").value = location.href;
-  document.body.dataset.state = "checking";
-  clearTimeout(timer);
-  timer = setTimeout(check, DEBOUNCE_MS);
+  live.schedule();
 }
 
-async function check() {
-  if (inFlight) return;
-  inFlight = true;
-  const sent = key();
+/** The mines as [x, y, z] cells. */
+function mineCells() {
   const mines = [];
   for (let z = 0; z < board.d; z++) for (let y = 0; y < board.h; y++) {
     for (let x = 0; x < board.w; x++) if (board.mines[at(x, y, z)]) mines.push([x, y, z]);
   }
-  let got = null;
-  try {
-    got = await api("/api/mines/edit/check", {width: board.w, height: board.h, depth: board.d,
-      mines, start: board.start, logic: $("logic").value});
-    got.key = sent;
-    showError(null);
-  } catch (err) {
+  return mines;
+}
+
+const live = liveCheck({
+  key,
+  ask: () => api("/api/mines/edit/check", {width: board.w, height: board.h, depth: board.d,
+    mines: mineCells(), start: board.start, logic: $("logic").value}),
+  fail: (err) => {
     showError(err.message);
     setStatus("The board cannot be checked: fix it and the check runs again.", "bad");
     document.body.dataset.answer = "error";
-  } finally {
-    inFlight = false;
-  }
-  if (sent !== key()) {
-    check();
-    return;
-  }
-  if (got) report(got);
-  draw();
-  document.body.dataset.state = "checked";
-}
+  },
+  show: (got) => {
+    if (got) {
+      got.key = key();
+      showError(null);
+      report(got);
+    }
+    draw();
+  },
+});
 
 function report(got) {
   answer = got;
@@ -218,10 +212,7 @@ function wire() {
   };
   $("random").onclick = randomize;
   $("logic").onchange = changed;
-  $("copy").onclick = () => {
-    $("share").select();
-    navigator.clipboard?.writeText($("share").value).catch(() => {});
-  };
+  wireCopy();
 }
 
 function fromUrl() {

@@ -1,19 +1,17 @@
 // Sokoban editor: paint a level; the server checks it (validity, dead squares, the
 // push-optimal solver) as you draw, improves it in pieces, and encodes the share link.
-import {ApiError, api, setStatus, showError, sleep, topBar, typing} from "./common.js";
+import {api, setStatus, showError, sleep, topBar, typing} from "./common.js";
+import {download, liveCheck, post, wireCopy} from "./editing.js";
 
 const $ = (id) => document.getElementById(id);
 const ROOM = ["##########", "#        #", "# @ $  . #", "#        #", "#   $  . #",
   "#        #", "#        #", "##########"];
 const PIECE = 10;             // improve attempts per request
-const DEBOUNCE_MS = 250;
 
 let grid = ROOM.map((r) => [...r]);  // rows of XSB characters
 let tool = "#";
 let undoStack = [];           // boards before each stroke
 let checked = null;           // the server's last answer
-let inFlight = false;         // one check at a time; a newer board waits for it
-let timer = 0;
 let improving = null;         // the AbortController of a running improve
 let best = null;              // the best version improve found
 let showing = 0;              // bumped to stop a running "show solution"
@@ -77,9 +75,7 @@ function draw() {
 function changed() {
   draw();
   $("xsb").value = text() + "\n";
-  document.body.dataset.state = "checking";
-  clearTimeout(timer);
-  timer = setTimeout(check, DEBOUNCE_MS);
+  live.schedule();
 }
 
 function remember() {
@@ -104,30 +100,22 @@ function resize(w, h) {
 }
 
 // ------------------------------------------------------------------ live check
-async function check() {
-  if (inFlight) return;  // the answer's handler checks again if the board moved on
-  inFlight = true;
-  const sent = text();
-  try {
-    const answer = await api("/api/sokoban/edit/check",
-      {xsb: sent, time_limit: Number($("time-limit").value)});
-    showError(null);
-    checked = answer;
-  } catch (err) {
-    checked = null;
+const live = liveCheck({
+  key: text,
+  ask: () => api("/api/sokoban/edit/check", {xsb: text(), time_limit: Number($("time-limit").value)}),
+  fail: (err) => {
     showError(err.message);
     setStatus("The board cannot be read: fix it and the check runs again.", "bad");
-  } finally {
-    inFlight = false;
-  }
-  if (sent !== text()) {
-    check();
-    return;
-  }
-  if (checked) report(checked);
-  draw();
-  document.body.dataset.state = "checked";
-}
+  },
+  show: (got) => {
+    checked = got;
+    if (got) {
+      showError(null);
+      report(got);
+    }
+    draw();
+  },
+});
 
 function report(c) {
   const ms = `${c.elapsed_ms.toFixed(1)} ms`;
@@ -180,20 +168,6 @@ async function showSolution() {
 }
 
 // ------------------------------------------------------------------ improve
-async function post(path, body, signal) {
-  let response;
-  try {
-    response = await fetch(path, {method: "POST", signal, body: JSON.stringify(body),
-      headers: {"Content-Type": "application/json"}});
-  } catch (err) {
-    if (signal.aborted) return null;
-    throw new ApiError("the server does not answer: is levelforge play still running?");
-  }
-  const data = await response.json();
-  if (!response.ok) throw new ApiError(data.error || `error ${response.status}`);
-  return data;
-}
-
 async function improve(form) {
   if (improving || !current() || checked.status !== "solved") {
     if (!improving) setStatus("Improve starts from a solvable level: fix this one first.", "bad");
@@ -280,7 +254,7 @@ function wire() {
     if (e.key === "z" || e.key === "Z") undo();
     else if ("12345".includes(e.key) && e.key.length === 1) pick(tools[Number(e.key) - 1].dataset.tool);
   });
-  $("time-limit").onchange = () => check();
+  $("time-limit").onchange = () => live.now();
   $("show").onclick = showSolution;
   $("form-improve").onsubmit = (e) => { e.preventDefault(); improve(e.target); };
   $("stop").onclick = () => improving && improving.abort();
@@ -292,16 +266,8 @@ function wire() {
       : "#" + " ".repeat(w - 2) + "#").join("\n"));
   };
   $("load-xsb").onclick = () => setGrid($("xsb").value);
-  $("download").onclick = () => {
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([text() + "\n"], {type: "text/plain"}));
-    a.download = "level.xsb";
-    a.click();
-  };
-  $("copy").onclick = () => {
-    $("share").select();
-    navigator.clipboard?.writeText($("share").value).catch(() => {});
-  };
+  $("download").onclick = () => download(text() + "\n", "level.xsb");
+  wireCopy();
 }
 
 const clamp = (v) => Math.max(3, Math.min(64, Math.round(Number(v) || 3)));

@@ -1,16 +1,14 @@
 // Symmetry editor: place start, goal, required points and forbidden edges on A and B; the
 // server counts the solutions as you edit and finishes the puzzle with the generator's step.
 import {api, setStatus, showError, topBar, typing} from "./common.js";
+import {download, liveCheck, wireCopy} from "./editing.js";
 
 const $ = (id) => document.getElementById(id);
-const DEBOUNCE_MS = 200;
 
 let state = blank(5);  // {size, a: {start, goal, required, forbidden}, b: {required, forbidden}}
 let tool = "start";
 let undoStack = [];
 let answer = null;     // the server's last answer
-let inFlight = false;
-let timer = 0;
 
 function blank(size) {
   return {size, a: {start: [0, 0], goal: [size - 1, size - 1], required: [], forbidden: []},
@@ -69,34 +67,23 @@ function edit(board, event) {
 }
 
 function changed() {
-  document.body.dataset.state = "checking";
   const q = new URLSearchParams({puzzle: key(state)});
   history.replaceState(null, "", `/symmetry/edit?${q}`);
   $("share").value = location.href;
-  clearTimeout(timer);
-  timer = setTimeout(check, DEBOUNCE_MS);
+  live.schedule();
 }
 
-async function check() {
-  if (inFlight) return;
-  inFlight = true;
-  const sent = key(state);
-  let got = null;
-  try {
-    got = await api("/api/symmetry/edit/check", boards());
+const live = liveCheck({
+  key: () => key(state),
+  ask: () => api("/api/symmetry/edit/check", boards()),
+  fail: (err) => showError(err.message),
+  show: (got) => {
+    if (!got) return;
     showError(null);
-  } catch (err) {
-    showError(err.message);
-  } finally {
-    inFlight = false;
-  }
-  if (sent !== key(state)) {
-    check();
-    return;
-  }
-  if (got) show(got);
-  document.body.dataset.state = "checked";
-}
+    show(got);
+  },
+  delay: 200,
+});
 
 function show(got) {
   answer = got;
@@ -171,17 +158,9 @@ function wire() {
       b: {required: [], forbidden: []}};
     changed();
   };
-  $("export").onclick = () => {
-    if (!answer) return;
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([answer.jsonl + "\n"], {type: "application/jsonl"}));
-    a.download = "puzzle.jsonl";
-    a.click();
-  };
-  $("copy").onclick = () => {
-    $("share").select();
-    navigator.clipboard?.writeText($("share").value).catch(() => {});
-  };
+  $("export").onclick = () => answer && download(answer.jsonl + "\n", "puzzle.jsonl",
+    "application/jsonl");
+  wireCopy();
 }
 
 function undo() {
