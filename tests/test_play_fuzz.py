@@ -4,6 +4,7 @@ keeps answering."""
 import json
 import re
 import string
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,7 +16,9 @@ from hypothesis import strategies as st  # noqa: E402
 from levelforge import play  # noqa: E402
 from levelforge.play.api import endpoints  # noqa: E402
 
-ENDPOINTS = endpoints()
+ENDPOINTS = endpoints() + [SimpleNamespace(method="GET", path=p) for p in (
+    "/api/info", "/api/status", "/api/watch", "/api/nothing/{item}")]
+"""Every route of the API: the engine's, the server's own, and one that does not exist."""
 INTERNALS = re.compile(r"Traceback|NoneType|object is not|object has no|unhashable|"
                        r"not subscriptable|invalid literal|File \"|numba|: '\w+'$")
 """Python's own words, which an answer must never show (a KeyError's bare key last)."""
