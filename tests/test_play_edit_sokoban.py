@@ -119,6 +119,9 @@ def test_improve_result_replays_and_is_at_least_as_long_as_the_start(server, wat
     expected = list(sokoban.improve(sokoban.Level.from_xsb(room), seed=1, attempts=100))
     assert page.locator("#versions li").count() == len(expected) > 0
     shot(page, "sokoban-edit-improved")
+    page.click("#versions li:first-child button")   # any version loads into the editor
+    wait_state(page, "checked")
+    assert sokoban.Level.from_xsb(_board(page)) == expected[0].level
     page.click("#use")
     wait_state(page, "checked")
     level = sokoban.Level.from_xsb(_board(page))

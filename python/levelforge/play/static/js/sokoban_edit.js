@@ -194,8 +194,12 @@ async function improve(form) {
         best = f;
         xsb = f.xsb;
         const li = document.createElement("li");
-        li.textContent = `${f.pushes} pushes, ${f.nodes.toLocaleString("en")} states ` +
+        const use = document.createElement("button");
+        use.textContent = `${f.pushes} pushes, ${f.nodes.toLocaleString("en")} states ` +
           `(attempt ${f.attempt + 1})`;
+        use.title = "load this version into the editor";
+        use.onclick = () => setGrid(f.xsb);
+        li.appendChild(use);
         $("versions").appendChild(li);
       }
       first = r.next;
