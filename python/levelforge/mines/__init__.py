@@ -7,8 +7,10 @@
 True
 """
 from .assistant import Analysis, Assistant, AutoplayResult, Move, autoplay, best_guess
+from .editor import BoardCheck, check_board, random_mines
 from .game import PRESETS, Game, Level
 from .observation import PublicObservation
 
-__all__ = ["Analysis", "Assistant", "AutoplayResult", "Game", "Level", "Move", "PRESETS",
-           "PublicObservation", "autoplay", "best_guess"]
+__all__ = ["Analysis", "Assistant", "AutoplayResult", "BoardCheck", "Game", "Level", "Move",
+           "PRESETS", "PublicObservation", "autoplay", "best_guess", "check_board",
+           "random_mines"]

@@ -29,6 +29,7 @@ from ..seeding import check_seed
 from ..timing import ms_since, now_ns
 from .difficulty import Difficulty, box_changes, dead_squares
 from .level import Level
+from .result import Attempts, GenerateResult, bounded_int
 from .rooms import ROOM_KINDS, RoomKind, make_room
 from .solver import Solver
 
@@ -210,12 +211,10 @@ class FarthestGenerator:
                  room: RoomKind = "templates", inner_walls: int = 0, goal_sets: int = 4,
                  rooms: int = 60, patience: int = 3, max_states: int = DEFAULT_STATES,
                  solver_nodes: int = 2_000_000) -> None:
-        from .generator import _int  # the validation helpers the pull generator uses
-
-        self.width = _int("width", width, 5, 64)
-        self.height = _int("height", height, 5, 64)
+        self.width = bounded_int("width", width, 5, 64)
+        self.height = bounded_int("height", height, 5, 64)
         floor = (self.width - 2) * (self.height - 2)
-        self.boxes = _int("boxes", boxes, 1, min(16, floor - 2))
+        self.boxes = bounded_int("boxes", boxes, 1, min(16, floor - 2))
         self.pushes = _range("pushes", pushes, 32766)
         self.effort = _range("effort", effort, 1 << 26)
         if self.pushes is not None and self.pushes[0] < 1:
@@ -223,12 +222,12 @@ class FarthestGenerator:
         if room not in ROOM_KINDS:
             raise ConfigError(f"room must be one of {list(ROOM_KINDS)}, got {room!r}")
         self.room = room
-        self.inner_walls = _int("inner_walls", inner_walls, 0, floor)
-        self.goal_sets = _int("goal_sets", goal_sets, 1, 1000)
-        self.rooms = _int("rooms", rooms, 1, 100_000)
-        self.patience = _int("patience", patience, 1, 100_000)
-        self.max_states = _int("max_states", max_states, 16, 1 << 26)
-        self.solver_nodes = _int("solver_nodes", solver_nodes, 1, 1 << 26)
+        self.inner_walls = bounded_int("inner_walls", inner_walls, 0, floor)
+        self.goal_sets = bounded_int("goal_sets", goal_sets, 1, 1000)
+        self.rooms = bounded_int("rooms", rooms, 1, 100_000)
+        self.patience = bounded_int("patience", patience, 1, 100_000)
+        self.max_states = bounded_int("max_states", max_states, 16, 1 << 26)
+        self.solver_nodes = bounded_int("solver_nodes", solver_nodes, 1, 1 << 26)
         self._space = None
         self._solver = None
 
@@ -267,8 +266,6 @@ class FarthestGenerator:
         """One level from ``seed`` (same seed, same level, in any process), as a
         :class:`~levelforge.sokoban.GenerateResult` with its ``difficulty`` and
         ``search`` filled in."""
-        from .generator import Attempts, GenerateResult
-
         seed = check_seed(seed)
         if not _LOADED:
             _load_kernels()
@@ -430,7 +427,7 @@ class FarthestGenerator:
             return None
         _, level, r = best
         diff = Difficulty(r.pushes, r.nodes, r.expanded, box_changes(level, r.solution),
-                          dead_squares(level))
+                          len(dead_squares(level)))
         return level, diff, r.solution
 
     def _pick(self, rng, space, solver, walls, goals, depth, lo, hi, stats):
@@ -479,7 +476,7 @@ class FarthestGenerator:
             return None
         _, level, r = closest
         diff = Difficulty(r.pushes, r.nodes, r.expanded, box_changes(level, r.solution),
-                          dead_squares(level))
+                          len(dead_squares(level)))
         return level, diff, r.solution
 
     def _level(self, rng, space, walls, goals, d, depths):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import statistics
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, Sequence
 
 import numpy as np
@@ -21,84 +20,8 @@ from ..errors import ConfigError, GenerationError
 from ..seeding import check_seed, kernel_seed
 from ..timing import ms_since, now_ns
 from .level import MAX_SIDE, Level
+from .result import Attempts, GenerateResult, bounded_int
 from .solver import MAX_BOXES, MAX_NODES, Workspace
-
-
-@dataclass(frozen=True)
-class Attempts:
-    """What one generation cost: boards built, pulls made, solver calls (and how many hit
-    the node cap), stored solver states, the inner walls of the emitted board (fewer
-    than asked when no board with that many gave a candidate), and
-    whether the closest candidate was taken instead of an in-target level.
-
-    >>> a = generate(2).attempts
-    >>> a.boards >= 1 and a.solver_calls >= 1 and not a.fallback
-    True
-    """
-
-    boards: int
-    pulls: int
-    solver_calls: int
-    solver_capped: int
-    solver_nodes: int
-    inner_walls: int
-    fallback: bool
-
-    def to_dict(self) -> dict[str, int | bool]:
-        """The statistics as a JSON-ready dict."""
-        return dict(self.__dict__)
-
-
-@dataclass(frozen=True)
-class GenerateResult:
-    """A generated level with its proof: the push-optimal ``solution`` (LURD) that replays
-    to solved with exactly ``pushes`` pushes.
-
-    ``in_target`` is False when no board reached the target range and the closest
-    solvable candidate was returned instead. Levels of ``method="farthest"`` also carry
-    their :class:`~levelforge.sokoban.difficulty.Difficulty` and the
-    :class:`~levelforge.sokoban.farthest.PullSearch` that found them (None otherwise).
-
-    >>> r = generate(3)
-    >>> r.seed, r.level.is_solved, len([c for c in r.solution if c.isupper()]) == r.pushes
-    (3, False, True)
-    """
-
-    level: Level
-    pushes: int
-    solution: str
-    in_target: bool
-    seed: int
-    elapsed_ms: float
-    attempts: Attempts
-    config: dict[str, Any] = field(default_factory=dict)
-    difficulty: Any = None  # a difficulty.Difficulty (not imported: the default path skips it)
-    search: Any = None  # a farthest.PullSearch
-
-    @property
-    def moves(self) -> int:
-        """Length of the solution in moves (walks plus pushes)."""
-        return len(self.solution)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready metadata: the level as XSB, seed, configuration, pushes, moves,
-        solution, in_target, elapsed_ms and attempt statistics."""
-        d = {"seed": self.seed, "config": dict(self.config), "level": self.level.to_xsb(),
-             "pushes": self.pushes, "moves": self.moves, "solution": self.solution,
-             "in_target": self.in_target, "elapsed_ms": self.elapsed_ms,
-             "attempts": self.attempts.to_dict()}
-        if self.difficulty is not None:
-            d["difficulty"] = self.difficulty.to_dict()
-        if self.search is not None:
-            d["search"] = self.search.to_dict()
-        return d
-
-
-def _int(name, value, lo, hi):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not lo <= value <= hi:
-        raise ConfigError(f"{name} must be an integer in [{lo}, {hi}], got {value!r}")
-    return int(value)
 
 
 def _push_range(pushes):
@@ -111,8 +34,8 @@ def _push_range(pushes):
         lo, hi = pushes
     except (TypeError, ValueError):
         raise ConfigError(f"pushes must be a pair (lo, hi), got {pushes!r}") from None
-    lo = _int("pushes lo", lo, 1, _s.MAX_G - 1)
-    hi = _int("pushes hi", hi, 1, _s.MAX_G - 1)
+    lo = bounded_int("pushes lo", lo, 1, _s.MAX_G - 1)
+    hi = bounded_int("pushes hi", hi, 1, _s.MAX_G - 1)
     if lo > hi:
         raise ConfigError(f"pushes: lo must not exceed hi, got {lo}-{hi}")
     return lo, hi
@@ -205,19 +128,19 @@ class Generator:
         node_cap = preset["node_cap"] if node_cap is None else node_cap
         spread = preset["spread"] if spread is None else spread
         self.rules = rules
-        self.width = _int("width", width, 3, MAX_SIDE)
-        self.height = _int("height", height, 3, MAX_SIDE)
+        self.width = bounded_int("width", width, 3, MAX_SIDE)
+        self.height = bounded_int("height", height, 3, MAX_SIDE)
         floor = (self.width - 2) * (self.height - 2)
-        self.boxes = _int("boxes", boxes, 1, min(MAX_BOXES, max(1, floor - 1)))
-        self.inner_walls = _int("inner_walls", inner_walls, 0, max(0, floor - self.boxes - 1))
+        self.boxes = bounded_int("boxes", boxes, 1, min(MAX_BOXES, max(1, floor - 1)))
+        self.inner_walls = bounded_int("inner_walls", inner_walls, 0, max(0, floor - self.boxes - 1))
         self.pushes = _push_range(pushes)
-        self.rebuilds = _int("rebuilds", rebuilds, 1, 1_000_000)
+        self.rebuilds = bounded_int("rebuilds", rebuilds, 1, 1_000_000)
         default_pulls = max(3 * self.pushes[1], self.pushes[1] + 10)
-        self.max_pulls = _int("max_pulls", default_pulls if max_pulls is None else max_pulls,
+        self.max_pulls = bounded_int("max_pulls", default_pulls if max_pulls is None else max_pulls,
                               1, 100_000)
-        self.skip = _int("skip", self.pushes[0] if skip is None else skip, 0, 1_000_000)
-        self.every = _int("every", every, 1, 1_000_000)
-        self.node_cap = _int("node_cap", node_cap, 1, MAX_NODES)
+        self.skip = bounded_int("skip", self.pushes[0] if skip is None else skip, 0, 1_000_000)
+        self.every = bounded_int("every", every, 1, 1_000_000)
+        self.node_cap = bounded_int("node_cap", node_cap, 1, MAX_NODES)
         if not isinstance(spread, (bool, np.bool_)):
             raise ConfigError(f"spread must be True or False, got {spread!r}")
         self.spread = bool(spread)
@@ -416,7 +339,7 @@ def campaign(index: int, ramp: Literal["pushes", "effort"] = "pushes") -> dict[s
     >>> campaign(12, ramp="effort")["effort"]
     (10, 20)
     """
-    index = _int("index", index, 0, 2**63 - 1)
+    index = bounded_int("index", index, 0, 2**63 - 1)
     if ramp == "effort":
         w, h, b, effort = EFFORT_CAMPAIGN_STAGES[min(index // LEVELS_PER_STAGE,
                                                      len(EFFORT_CAMPAIGN_STAGES) - 1)]

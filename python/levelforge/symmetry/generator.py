@@ -375,8 +375,10 @@ class _Run:
         return not any(p in e and (e[0] if e[1] == p else e[1]) in req
                        for e in chords if e in forbidden)
 
-    def _forbid_until_unique(self, flat, required):
-        """Stage 3: forbid an edge of each alternative the DFS finds, until unique.
+    def _forbid_until_unique(self, flat, required, forbidden=()):
+        """Stage 3: forbid an edge of each alternative the DFS finds, until unique
+        (``forbidden``: edges forbidden from the start, as a designer's; see
+        :func:`levelforge.symmetry.finish`).
 
         The design's rule: the edge joining a trap pair (two required points that are
         lattice neighbours but not consecutive on the answer) is never forbidden, since a
@@ -388,7 +390,7 @@ class _Run:
         rng = self.rng
         answer_edges = {tuple(sorted(e)) for e in zip(flat, flat[1:])}
         chords = self._chords(flat)
-        forbidden = set()
+        forbidden = set(forbidden)
         required = list(required)
         dropped = set()
         rounds = caps = drops = 0
