@@ -47,6 +47,11 @@ class GenerationError(LevelforgeError, RuntimeError):
     """A generator exhausted every fallback without producing a level."""
 
 
+class Cancelled(LevelforgeError, RuntimeError):
+    """A call was stopped by its :class:`~levelforge.Cancel` token (see
+    :mod:`levelforge.cancel`); nothing was produced."""
+
+
 class BatchItemError(LevelforgeError, RuntimeError):
     """One item of a batch failed; carries the item's index and seed to reproduce it."""
 
