@@ -100,7 +100,7 @@ def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bque
     return found
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def packing_order(walls, goals, goal_cells, width, order, blk, stamp2, ctr, queue2, seen,
                   fctr, bqueue, depth):
     """The order in which to fill the goals, by retrograde analysis (as Festival and
@@ -110,7 +110,9 @@ def packing_order(walls, goals, goal_cells, width, order, blk, stamp2, ctr, queu
     smaller cell), until none is left; the packing order is the reverse. A box that
     cannot leave takes the shallowest goal still filled. ``order`` receives the goal
     cells, first to fill first. Work arrays: ``blk`` (uint8; left equal to ``walls``),
-    ``stamp2``/``queue2`` (one slot per cell), ``seen``/``bqueue`` (four per cell)."""
+    ``stamp2``/``queue2`` (one slot per cell), ``seen``/``bqueue`` (four per cell).
+    A set ``ctr[C_HALT]`` (a time limit, a cancel) stops it with ``order`` unfinished:
+    it can take 0.1 s on a 64x64 board with 128 boxes."""
     n = walls.shape[0]
     k = goal_cells.shape[0]
     for c in range(n):
@@ -118,6 +120,8 @@ def packing_order(walls, goals, goal_cells, width, order, blk, stamp2, ctr, queu
     for i in range(k):
         blk[goal_cells[i]] = 1
     for r in range(k):
+        if ctr[C_HALT] != 0:
+            return
         best = -1
         best_d = np.int64(0)
         for i in range(k):

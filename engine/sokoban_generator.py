@@ -117,8 +117,9 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
     boards built, [4] pulls, [5] solver calls, [6] solver nodes, [7] inner walls used,
     [8] capped solver calls, [9] boxes actually placed. Returns 1 (in target), 2
     (closest candidate outside the target), 0 (nothing solvable was found) or 3
-    (``ctr[C_HALT]`` was set, looked at on every pull and in the solver: a time limit
-    or a cancel; runs without the GIL so that a watchdog thread can set it). The
+    (``ctr[C_HALT]`` was set, looked at on every pull, in the push distances and in
+    the solver: a time limit or a cancel; runs without the GIL so that a watchdog
+    thread can set it). The
     search arrays must hold ``node_cap`` states (a search never asks to grow them).
 
     After ``skip`` pulls the optimum is measured every ``every`` pulls and once more
@@ -149,7 +150,11 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
                 if goals[c]:
                     goal_cells[ng_] = c
                     ng_ += 1
-            push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab, compof)
+            push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab, compof,
+                           ctr)
+            if ctr[C_HALT] != 0:  # the distances are unfinished
+                halted = True
+                break
             pulls = 0
             stop = False
             while not stop:

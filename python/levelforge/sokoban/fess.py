@@ -75,12 +75,12 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit):
     the solved state is the workspace's goal node."""
     walls = board[0]
     fws.sync()
-    order = packing_order(board, ws, fws)
     floor = np.flatnonzero(walls == 0).astype(np.int32)
-    if limit.reason() is not None:  # the packing order can take 0.1 s on a big board
-        return _s.HALTED, 0, 0
     a = ws.search_arrays()
-    with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before an expansion
+    with limit.watch(ws.ctr, _s.C_HALT):  # the kernels stop before an expansion
+        order = packing_order(board, ws, fws)
+        if limit.reason() is not None:  # the order is unfinished
+            return _s.HALTED, 0, 0
         status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
                                ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor)
         while status == _s.RUNNING or status == _s.GROW:

@@ -240,9 +240,9 @@ class Generator:
         ``time_limit`` (seconds, default None: no limit) bounds the call: reaching it
         raises :class:`~levelforge.GenerationError` naming the limit; setting ``cancel``
         (a :class:`~levelforge.Cancel`, from another thread or process) raises
-        :class:`~levelforge.Cancelled`. The kernel looks at both on every pull and in
-        the solver before each box's pushes; building a board (its push distances,
-        about 0.1 s at 64x64) is not interrupted. A level made within the limit is the
+        :class:`~levelforge.Cancelled`. The kernel looks at both on every pull, in a
+        board's push distances and in the solver before each box's pushes, so the call
+        ends within milliseconds of the limit. A level made within the limit is the
         level made without it.
 
         >>> from levelforge import GenerationError
