@@ -22,13 +22,14 @@ True
 """
 from __future__ import annotations
 
+import functools
 import mmap
 import os
 import tempfile
 import threading
 import weakref
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .errors import Cancelled, ConfigError, GenerationError
 from .timing import now_ns
@@ -171,15 +172,24 @@ class Limit:
         None; on exit the slot is 0 again. Nothing is started when there is nothing to
         watch."""
         flags[slot] = 0
+        try:
+            with self.calling(functools.partial(flags.__setitem__, slot, 1)):
+                yield
+        finally:
+            flags[slot] = 0
+
+    @contextmanager
+    def calling(self, fire: Callable[[], object]) -> Iterator[None]:
+        """While inside, the watchdog calls ``fire()`` (once, from its thread) when
+        :meth:`reason` is not None: e.g. a Z3 context's ``interrupt``."""
         if not self.active:
             yield
             return
-        key = _WATCHDOG.add(self, flags, slot)
+        key = _WATCHDOG.add(self, fire)
         try:
             yield
         finally:
             _WATCHDOG.remove(key)
-            flags[slot] = 0
 
 
 class _Watchdog:
@@ -195,14 +205,14 @@ class _Watchdog:
         self._next = 0
         self._thread = None
 
-    def add(self, limit, flags, slot):
+    def add(self, limit, fire):
         with self._cond:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="levelforge-watchdog",
                                                 daemon=True)
                 self._thread.start()
             self._next += 1
-            self._entries[self._next] = (limit, flags, slot)
+            self._entries[self._next] = (limit, fire)
             self._cond.notify()
             return self._next
 
@@ -220,10 +230,10 @@ class _Watchdog:
             while True:
                 wait = None
                 now = now_ns()
-                for key, (limit, flags, slot) in list(self._entries.items()):
+                for key, (limit, fire) in list(self._entries.items()):
                     if limit.reason() is not None:
-                        flags[slot] = 1
                         del self._entries[key]
+                        fire()
                         continue
                     if limit.cancel is not None:
                         wait = _POLL_S if wait is None else min(wait, _POLL_S)
