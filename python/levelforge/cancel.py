@@ -29,7 +29,7 @@ import tempfile
 import threading
 import weakref
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
 
 from .errors import Cancelled, ConfigError, GenerationError
 from .timing import now_ns
@@ -37,6 +37,7 @@ from .timing import now_ns
 LIMIT = "limit"
 CANCELLED = "cancelled"
 _POLL_S = 0.005  # how often the watchdog reads tokens another process may set
+T = TypeVar("T")
 _SHM_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
 
 
@@ -252,3 +253,38 @@ def raise_stopped(limit: Limit, what: str) -> None:
     if limit.reason() == CANCELLED:
         raise Cancelled(f"{what}: cancelled")
     raise GenerationError(f"{what}: stopped at the time limit of {limit.time_limit:g} s")
+
+
+def call_interruptibly(fn: Callable[[], T], cancel: Cancel) -> T:
+    """``fn()`` (which was given ``cancel``) in a worker thread, the main thread waiting:
+    Ctrl-C (KeyboardInterrupt) there sets ``cancel`` and waits for ``fn`` to return,
+    which it does within milliseconds since it looks at the token. Returns what ``fn``
+    returns or raises what it raises; the caller asks ``cancel.cancelled`` whether it
+    was interrupted. How the command line stops work it runs in its own process (a
+    Numba kernel or a Z3 call never sees a signal; the main thread does).
+
+    >>> token = Cancel()
+    >>> call_interruptibly(lambda: 6 * 7, token), token.cancelled
+    (42, False)
+    """
+    box: dict[str, object] = {}
+    done = threading.Event()  # not Thread.join: an interrupted join can return early
+
+    def target():
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # handed to the caller
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=target, name="levelforge-work", daemon=True).start()
+    try:
+        while not done.wait(0.1):  # a timed wait lets the signal in
+            pass
+    except KeyboardInterrupt:
+        cancel.cancel()
+        done.wait()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
