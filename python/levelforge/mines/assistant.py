@@ -86,10 +86,10 @@ class Assistant:
     skipped, and so is one whose count needs more than ``max_nodes`` states (the
     distinct partial counts of a frontier dynamic programme; two orders of the groups are
     tried, each with a sixteenth of the budget, then with all of it). Skipped components
-    are counted in :attr:`Analysis.skipped`, never guessed.
+    are counted in ``Analysis.skipped``, never guessed.
 
     ``complete=True`` lifts the cell cap and raises the state budget to
-    :data:`COMPLETE_NODES` per component (unless ``max_nodes`` is given): every cell
+    :data:`~levelforge.mines.assistant.COMPLETE_NODES` per component (unless ``max_nodes`` is given): every cell
     that the public information proves is then found, within that budget. A component
     whose count is over the budget is still searched for certain cells, within the same
     budget: depth-first searches for solutions, and for each group windows of up to 4

@@ -141,7 +141,7 @@ class Generator:
     and pulls on until the optimum reaches it (a board that falls short but reached the
     range still counts as in target), so lengths spread over the whole range.
 
-    ``rules="design"`` takes the source design's generator as it is (:data:`RULES`):
+    ``rules="design"`` takes the source design's generator as it is (:data:`~levelforge.sokoban.generator.RULES`):
     10 rebuilds, solver cap 20,000, measuring every 2 pulls after the first ``lo``
     (the design skips "the early pulls" without a number; below ``lo`` pulls the
     optimum cannot be in range), stopping at the first length in range. Arguments
@@ -389,7 +389,7 @@ LEVELS_PER_STAGE = 10
 def campaign(index: int) -> dict[str, Any]:
     """The generator configuration of campaign level ``index`` (0-based), as keyword
     arguments for :func:`generate` / :class:`Generator`: ten levels per stage of
-    :data:`CAMPAIGN_STAGES`, from 6x6 with 1 box up to 8x8 with 3 boxes and 4 inner walls.
+    :data:`~levelforge.sokoban.generator.CAMPAIGN_STAGES`, from 6x6 with 1 box up to 8x8 with 3 boxes and 4 inner walls.
 
     >>> campaign(0)
     {'width': 6, 'height': 6, 'boxes': 1, 'inner_walls': 0, 'pushes': (2, 4)}

@@ -246,8 +246,8 @@ def _player_area(walls, width, player, ws):
 class Solver:
     """A solver that keeps its work arrays between solves.
 
-    Limits: at most :data:`MAX_BOXES` boxes, levels up to ``MAX_SIDE`` x ``MAX_SIDE``
-    (the :class:`Level` limit), solutions up to :data:`MAX_PUSHES` pushes; larger
+    Limits: at most :data:`~levelforge.sokoban.solver.MAX_BOXES` boxes, levels up to ``MAX_SIDE`` x ``MAX_SIDE``
+    (the :class:`Level` limit), solutions up to :data:`~levelforge.sokoban.solver.MAX_PUSHES` pushes; larger
     inputs raise :class:`~levelforge.ConfigError`. Not thread-safe: use one per thread.
 
     >>> solver = Solver(max_nodes=100_000)
@@ -465,8 +465,8 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     suboptimal (another push-optimal solution may walk less).
 
     With ``optimal=False`` the same states, heuristic and pruning serve a search for any
-    solution (:mod:`levelforge.sokoban.packing`): goals filled one at a time in a
-    planned packing order, then a feature-space search (:mod:`levelforge.sokoban.fess`)
+    solution (``levelforge.sokoban.packing``): goals filled one at a time in a
+    planned packing order, then a feature-space search (``levelforge.sokoban.fess``)
     over the whole level, then (only at its node cap) weighted A* and A*. The
     solution replays to solved; it is marked ``optimal=False`` (its push count is an
     upper bound) unless A* found it. ``unsolvable`` is still a proof. Uses a shared

@@ -86,7 +86,7 @@ class Board:
     """One board: size, start, goal, required points, forbidden edges (validated, normalised).
 
     Points are ``(x, y)`` tuples; ``required`` becomes a frozenset of points, ``forbidden``
-    a frozenset of sorted point pairs. Invalid input raises :class:`ConfigError`.
+    a frozenset of sorted point pairs. Invalid input raises :class:`~levelforge.ConfigError`.
 
     >>> Board(4, (0, 0), (3, 3), required={(1, 1)}, forbidden={((1, 0), (0, 0))}).forbidden
     frozenset({((0, 0), (1, 0))})
