@@ -255,7 +255,7 @@ class Generator:
         """
         seed = check_seed(seed)
         if not _KERNELS_LOADED:  # once per process, outside the timing
-            _load_kernels(self)
+            _load_kernels()
         start = now_ns()
         limit = Limit(time_limit, cancel, start)
         ws = self._workspace()
@@ -328,12 +328,13 @@ def _check_reachable(gen):
 _KERNELS_LOADED = False
 
 
-def _load_kernels(gen):
+def _load_kernels():
     """Compile (cold cache) or load the generator kernels once per process, so that no
-    level's ``elapsed_ms`` pays for it."""
+    level's ``elapsed_ms`` (or time limit) pays for it: on a tiny board, since the
+    caller's configuration may take long without a limit."""
     global _KERNELS_LOADED
     _KERNELS_LOADED = True
-    gen.generate(0)
+    Generator(width=5, height=5, boxes=1, pushes=(1, 2)).generate(0)
 
 
 # the few most recent configurations and their work arrays
