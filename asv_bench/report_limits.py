@@ -14,32 +14,24 @@ Kernels are compiled (or loaded) before anything is timed. Wall-clock figures: m
 on a quiet machine.
 """
 import argparse
+import os
+import sys
 import time
-
-import numpy as np
 
 from levelforge import GenerationError
 from levelforge.mines import Game
-from levelforge.sokoban import Level, generate, solve
+from levelforge.sokoban import generate, solve
 from levelforge.symmetry import generate as symmetry_generate
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tests"))
+from rooms import room  # noqa: E402 (the tests' big rooms)
 
 SOKOBAN = ((10, 10, 4), (16, 16, 10), (32, 32, 30), (48, 48, 60), (64, 64, 100),
            (64, 64, 128))
 SYMMETRY = (5, 7, 9)
 MINES = (("9x9x1-10", (4, 4, 0)), ("30x16x1-99", (15, 8, 0)), ("10x10x10-99", (5, 5, 0)),
          ("32x32x32-12000", (16, 16, 0)))
-
-
-def room(width, height, nbox, seed=1):
-    """An empty walled room, ``nbox`` boxes and goals at random off the cells by the wall."""
-    rng = np.random.default_rng(seed)
-    walls = {(x, y) for x in range(width) for y in range(height)
-             if x in (0, width - 1) or y in (0, height - 1)}
-    inner = [(x, y) for x in range(2, width - 2) for y in range(2, height - 2)]
-    pick = rng.choice(len(inner), 2 * nbox + 1, replace=False)
-    cells = [inner[i] for i in pick]
-    return Level(width, height, walls, frozenset(cells[:nbox]),
-                 frozenset(cells[nbox:2 * nbox]), cells[-1])
 
 
 def slowest(call, repeats):

@@ -27,23 +27,12 @@ from levelforge.mines import Game
 from levelforge.sokoban import Generator, Level, Solver, collections, generate, solve
 from levelforge.symmetry import generate as symmetry_generate
 
+from rooms import room
+
 MICROBAN = collections.load("microban")
 # push-optimal lengths of Microban 1-12, as the solver found them before this change
 MICROBAN_PUSHES = [8, 3, 13, 7, 6, 29, 6, 32, 10, 21, 16, 11]
 MARGIN_S = 3.0  # against tens of seconds or minutes before
-
-
-def room(width, height, nbox, seed=1):
-    """An empty walled room with ``nbox`` boxes and goals placed at random inside it
-    (off the cells next to the wall): a search there has far more than a second of work."""
-    rng = np.random.default_rng(seed)
-    walls = {(x, y) for x in range(width) for y in range(height)
-             if x in (0, width - 1) or y in (0, height - 1)}
-    inner = [(x, y) for x in range(2, width - 2) for y in range(2, height - 2)]
-    pick = rng.choice(len(inner), 2 * nbox + 1, replace=False)
-    cells = [inner[i] for i in pick]
-    return Level(width, height, walls, frozenset(cells[:nbox]),
-                 frozenset(cells[nbox:2 * nbox]), cells[-1])
 
 
 BIG = room(64, 64, 100)

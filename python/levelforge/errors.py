@@ -48,8 +48,17 @@ class GenerationError(LevelforgeError, RuntimeError):
 
 
 class Cancelled(LevelforgeError, RuntimeError):
-    """A call was stopped by its :class:`~levelforge.Cancel` token (see
-    :mod:`levelforge.cancel`); nothing was produced."""
+    """A call was stopped by its :class:`~levelforge.Cancel` token; nothing was produced.
+
+    >>> from levelforge import Cancel, symmetry
+    >>> token = Cancel()
+    >>> token.cancel()
+    >>> try:
+    ...     symmetry.generate(5, cancel=token)
+    ... except Cancelled as e:
+    ...     print(e)
+    no 5x5 symmetry puzzle (seed 0): cancelled
+    """
 
 
 class BatchItemError(LevelforgeError, RuntimeError):
