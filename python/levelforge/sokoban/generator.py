@@ -241,7 +241,7 @@ class Generator:
         raises :class:`~levelforge.GenerationError` naming the limit; setting ``cancel``
         (a :class:`~levelforge.Cancel`, from another thread or process) raises
         :class:`~levelforge.Cancelled`. The kernel looks at both on every pull, in a
-        board's push distances and in the solver before each box's pushes, so the call
+        board's push distances and in the solver before each push it tries, so the call
         ends within milliseconds of the limit. A level made within the limit is the
         level made without it.
 

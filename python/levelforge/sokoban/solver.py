@@ -345,7 +345,7 @@ class Solver:
         so), its LURD solution or None, and the stored and expanded node counts."""
         ws = self.workspace
         walls, width = board[0], board[5]
-        with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops within a box's pushes
+        with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
             status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight,
                                      *board, *ws.search_arrays(), plan, symtab)
             while status == _s.RUNNING or status == _s.GROW:
@@ -453,9 +453,10 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     status ``limit``, never ``unsolvable``.
 
     The time limit holds on every board the solver accepts: the kernels look at a flag
-    a watchdog thread sets at the deadline before each box's pushes (a few milliseconds
-    on a 64x64 board with 128 boxes) and in the board analysis before the search, so
-    the call returns within milliseconds of the limit (the tests allow 50 ms or 10 %).
+    a watchdog thread sets at the deadline before each push they try (one heuristic
+    evaluation: up to 50 ms on a 64x64 board with 128 boxes, far less on smaller ones)
+    and in the board analysis before the search, so the call returns within the limit
+    plus 10 % or 50 ms.
     ``cancel`` (a :class:`~levelforge.Cancel`) stops the call the same
     way from another thread or process: the status is then ``cancelled``. Results that
     end without a limit or a cancel are the same with or without them.
