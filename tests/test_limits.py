@@ -309,3 +309,15 @@ def test_ctrl_c_cancels_a_long_cli_solve(warm, tmp_path):
             proc.kill()
     assert proc.returncode == 130
     assert "level 1: cancelled (Ctrl-C)" in out and "interrupted" in err
+
+
+def test_huge_time_limits_mean_no_limit_and_keep_the_watchdog_alive():
+    """A limit past 10**9 s (or infinity) is no limit; a long one does not overflow the
+    watchdog's wait or Z3's 32-bit timeout."""
+    assert solve(MICROBAN[0], time_limit=float("inf")).pushes == MICROBAN_PUSHES[0]
+    assert solve(MICROBAN[0], time_limit=1e300).pushes == MICROBAN_PUSHES[0]
+    assert symmetry_generate(4, seed=1, time_limit=1e8).solution == \
+        symmetry_generate(4, seed=1).solution
+    token = Cancel()
+    threading.Timer(0.2, token.cancel).start()
+    assert solve(BIG, time_limit=1e8, cancel=token).status == "cancelled"

@@ -106,14 +106,15 @@ class Cancel:
 
 
 def check_time_limit(time_limit: object) -> float | None:
-    """``time_limit`` as seconds (a positive number) or None; ConfigError otherwise."""
+    """``time_limit`` as seconds (a positive number; infinity, or anything past 10**9 s,
+    means none) or None; ConfigError otherwise."""
     if time_limit is None:
         return None
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
-            or not time_limit > 0 or time_limit != time_limit:
+            or not time_limit > 0:  # NaN too
         raise ConfigError(f"time_limit must be a positive number of seconds or None, "
                           f"got {time_limit!r}")
-    return float(time_limit)
+    return None if time_limit > 1e9 else float(time_limit)
 
 
 def check_cancel(cancel: object) -> Cancel | None:
@@ -239,7 +240,7 @@ class _Watchdog:
                     if limit.cancel is not None:
                         wait = _POLL_S if wait is None else min(wait, _POLL_S)
                     if limit.deadline is not None:
-                        left = max(0.0, (limit.deadline - now) / 1e9)
+                        left = min(max(0.0, (limit.deadline - now) / 1e9), 60.0)
                         wait = left if wait is None else min(wait, left)
                 cond.wait(wait)
 

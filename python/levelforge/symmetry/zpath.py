@@ -188,7 +188,8 @@ def solve_path(size, start, goal, length, waypoints=(), seed=0, rlimit=0, encodi
         res = z3.unknown
     else:
         if limit.deadline is not None:
-            solver.set("timeout", max(1, (limit.deadline - now_ns()) // 1_000_000))
+            left_ms = (limit.deadline - now_ns()) // 1_000_000
+            solver.set("timeout", min(max(1, left_ms), 2**31 - 1))  # Z3 takes 32 bits
         with limit.calling(ctx.interrupt):
             res = solver.check()
     stats = solver.statistics()
