@@ -231,6 +231,19 @@ def test_no_guess_generation_stops_at_its_time_limit(warm):
     assert game.status == "ready"  # a rejected open changes nothing
 
 
+def test_an_impossible_looking_no_guess_board_ends_with_a_clear_error(warm):
+    """9x9x1 with 60 mines from the centre (a 500 in the server): the placements run out
+    and say so; no density can be refused up front, since the densest board of all (every
+    cell but the first open's block a mine) is won by the first open."""
+    game = Game("9x9x1-60", seed=1, no_guess=True, time_limit=60)
+    with pytest.raises(GenerationError, match="within 1000 placements"):
+        game.open((4, 4, 0))
+    assert game.status == "ready"
+    densest = Game("9x9x1-72", seed=1, no_guess=True)
+    densest.open((4, 4, 0))
+    assert densest.status == "won"
+
+
 def test_a_cancel_token_stops_every_generator(warm):
     token = Cancel()
     threading.Timer(0.2, token.cancel).start()
