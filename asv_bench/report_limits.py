@@ -25,7 +25,7 @@ from levelforge.symmetry import generate as symmetry_generate
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "tests"))
-from rooms import room  # noqa: E402 (the tests' big rooms)
+from rooms import room, warm_up  # noqa: E402 (the tests' big rooms)
 
 SOKOBAN = ((10, 10, 4), (16, 16, 10), (32, 32, 30), (48, 48, 60), (64, 64, 100),
            (64, 64, 128))
@@ -50,15 +50,6 @@ def slowest(call, repeats):
 def cell(seconds, what, limit):
     kept = seconds <= limit + max(0.1 * limit, 0.05)
     return f"{seconds:.3f} s {what}{'' if kept else ' (over)'}"
-
-
-def warm_up():
-    small = room(10, 10, 3)
-    solve(small, max_nodes=1000)
-    solve(small, max_nodes=1000, optimal=False)
-    generate(1)
-    symmetry_generate(4)
-    Game("easy", seed=0, no_guess=True).open((2, 2, 0))
 
 
 def main(argv=None):

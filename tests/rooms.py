@@ -1,7 +1,10 @@
-"""Big Sokoban rooms for the time-limit tests and ``asv_bench/report_limits.py``."""
+"""Big Sokoban rooms, and a warm-up of every call that takes a time limit, for the
+time-limit tests and ``asv_bench/report_limits.py``."""
 import numpy as np
 
-from levelforge.sokoban import Level
+from levelforge.mines import Game
+from levelforge.sokoban import Level, generate, solve
+from levelforge.symmetry import generate as symmetry_generate
 
 
 def room(width, height, nbox, seed=1):
@@ -16,3 +19,13 @@ def room(width, height, nbox, seed=1):
     cells = [inner[i] for i in pick]
     return Level(width, height, walls, frozenset(cells[:nbox]),
                  frozenset(cells[nbox:2 * nbox]), cells[-1])
+
+
+def warm_up():
+    """Compile (or load) the kernels of every limited call, so none is timed."""
+    small = room(10, 10, 3)
+    solve(small, max_nodes=1000)
+    solve(small, max_nodes=1000, optimal=False)
+    generate(1)
+    symmetry_generate(4)
+    Game("easy", seed=0, no_guess=True).open((2, 2, 0))

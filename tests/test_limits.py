@@ -27,7 +27,7 @@ from levelforge.mines import Game
 from levelforge.sokoban import Generator, Level, Solver, collections, generate, solve
 from levelforge.symmetry import generate as symmetry_generate
 
-from rooms import room
+from rooms import room, warm_up
 
 MICROBAN = collections.load("microban")
 # push-optimal lengths of Microban 1-12, as the solver found them before this change
@@ -41,12 +41,7 @@ BIG = room(64, 64, 100)
 @pytest.fixture(scope="module")
 def warm():
     """Kernels compiled (or loaded) outside the timed calls."""
-    small = room(10, 10, 3)
-    solve(small, max_nodes=1000)
-    solve(small, max_nodes=1000, optimal=False)
-    generate(1)
-    symmetry_generate(4)
-    Game("easy", seed=0, no_guess=True).open((2, 2, 0))
+    warm_up()
 
 
 def timed(fn):
