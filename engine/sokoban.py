@@ -23,8 +23,9 @@ from numba import njit
 from .grid import flood_fill
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_heuristic import _any_h, box_columns, matching_cost
-from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HEAP, C_NODES,
-                            C_START, C_STATUS, C_TEPOCH, C_WEIGHT, GROW, LIMIT, MAX_G,
+from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT, C_HEAP,
+                            C_NODES, C_START, C_STATUS, C_TEPOCH, C_WEIGHT, GROW, HALTED,
+                            LIMIT, MAX_G,
                             MAX_GENERATION, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE, _T_FP_MASK,
                             _T_GEN_SHIFT, _T_NODE_BITS, _T_NODE_MASK)
 
@@ -307,7 +308,7 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
     return RUNNING
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def search_run(budget, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
@@ -320,7 +321,9 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     used up; call again), SOLVED (``ctr[C_GOAL]`` is the solved node), UNSOLVABLE (the
     open list is exhausted: proved), LIMIT (the node cap) or GROW (before an expansion
     could overflow the node arrays, the heap or half the table: grow them, see
-    :func:`table_rebuild`, and call again; nothing was lost)."""
+    :func:`table_rebuild`, and call again; nothing was lost) or HALTED (``ctr[C_HALT]``
+    was set, looked at before each push: the search is abandoned). Runs
+    without the GIL, so that a watchdog thread can set ``ctr[C_HALT]``."""
     steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     if ctr[C_STATUS] != RUNNING:
         return ctr[C_STATUS]
@@ -366,6 +369,9 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
             if zmask == 0 or (zmask > 0 and stamp2[b] != zmask):
                 continue  # a deadlock, or a box outside the chosen corral
             for d in range(4):
+                if ctr[C_HALT] != 0:  # a child's matching: 50 ms with 128 boxes at 64x64
+                    status = HALTED
+                    break
                 s = steps[d]
                 t = b + s
                 if blk[t] or dead[t] or stamp[b - s] != epoch:

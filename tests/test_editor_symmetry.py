@@ -97,3 +97,14 @@ def test_finish_keeps_a_given_answer_and_refuses_one_that_does_not_solve():
     assert _naive_count(done.puzzle.master(), limit=3) == 1
     with pytest.raises(ConfigError, match="does not solve"):
         finish(p, answer=((0, 0), (1, 1)))
+
+
+def test_finish_answers_a_cancel_and_keeps_its_result_under_a_generous_limit():
+    from levelforge import Cancel, Cancelled
+    p = Puzzle(6, Board(6, (0, 0), (5, 5)), Board(6, (5, 0), (0, 5)))
+    token = Cancel()
+    token.cancel()
+    with pytest.raises(Cancelled):
+        finish(p, seed=2, cancel=token)
+    a, b = finish(p, seed=2), finish(p, seed=2, time_limit=60)
+    assert a.puzzle.to_dict() == b.puzzle.to_dict()

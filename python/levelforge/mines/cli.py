@@ -9,8 +9,9 @@ import sys
 
 import numpy as np
 
+from levelforge.cancel import Cancel, call_interruptibly
 from levelforge.cli import ArgumentParser, positive_int
-from levelforge.errors import ConfigError, InvalidMoveError
+from levelforge.errors import Cancelled, ConfigError, InvalidMoveError
 from levelforge.progress import progress
 from levelforge.seeding import check_seed, item_seed
 
@@ -206,10 +207,17 @@ def run_autoplay(level, games, seed, exact=False, start=None, assistant=None, sh
     counts = {"won": 0, "stuck": 0, "contradiction": 0, "lost": 0}
     moves = decisions = guesses = 0
     decision_ms = 0.0
+    token = Cancel()  # Ctrl-C cancels a no-guess placement at once
     with progress(games, "autoplay", "game", show_progress) as bar:
         for i in range(games):
-            game = Game(level, item_seed(seed, i), no_guess)
-            r = autoplay(game, assistant, start=start, exact=exact, guess=guess)
+            game = Game(level, item_seed(seed, i), no_guess, cancel=token)
+            try:
+                r = call_interruptibly(lambda: autoplay(game, assistant, start=start,
+                                                        exact=exact, guess=guess), token)
+            except Cancelled:
+                raise KeyboardInterrupt from None
+            if token.cancelled:
+                raise KeyboardInterrupt
             counts[r.status] += 1
             moves += r.opens + r.flags
             decisions += r.decisions

@@ -5,10 +5,9 @@ import numpy as np
 
 from ..engine import sokoban_state as _s
 from ..engine import sokoban_fess as _f
-from ..timing import now_ns
 from .packing import goal_depth
 
-_BUDGET = 256  # expansions between two looks at the clock
+_BUDGET = 256  # expansions of one kernel call (time limits stop a call within it)
 
 
 class FessWorkspace:
@@ -70,25 +69,29 @@ def packing_order(board, ws, fws):
     return order
 
 
-def fess_search(ws, fws, board, box_cells, player, cap, deadline):
+def fess_search(ws, fws, board, box_cells, player, cap, limit):
     """Run the feature-space search: ``(status, nodes, expanded)`` with the kernels'
-    status codes (LIMIT also when ``deadline`` passed); the solved state is the
-    workspace's goal node."""
+    status codes (HALTED when ``limit``, a :class:`levelforge.cancel.Limit`, stopped it);
+    the solved state is the workspace's goal node."""
     walls = board[0]
     fws.sync()
-    order = packing_order(board, ws, fws)
     floor = np.flatnonzero(walls == 0).astype(np.int32)
     a = ws.search_arrays()
-    status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
-                           ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor)
-    while status == _s.RUNNING or status == _s.GROW:
-        if status == _s.GROW:
-            ws.grow(cap, 4 * box_cells.shape[0] + 2 + 4 * walls.shape[0])
-            fws.sync()
-        a = ws.search_arrays()
-        status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
-                             *fws.arrays(), order, floor, fws.mseen, fws.mnext, fws.mqueue,
-                             fws.path, fws.mw)
-        if status == _s.RUNNING and deadline is not None and now_ns() >= deadline:
-            status = _s.LIMIT
+    with limit.watch(ws.ctr, _s.C_HALT):  # the kernels stop before an expansion
+        order = packing_order(board, ws, fws)
+        if limit.reason() is not None:  # the order is unfinished
+            return _s.HALTED, 0, 0
+        status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
+                               ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor)
+        while status == _s.RUNNING or status == _s.GROW:
+            if limit.reason() is not None:
+                status = _s.HALTED
+                break
+            if status == _s.GROW:
+                ws.grow(cap, 4 * box_cells.shape[0] + 2 + 4 * walls.shape[0])
+                fws.sync()
+            a = ws.search_arrays()
+            status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
+                                 *fws.arrays(), order, floor, fws.mseen, fws.mnext,
+                                 fws.mqueue, fws.path, fws.mw)
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])

@@ -8,6 +8,7 @@ push-optimal length while pulling, stop inside the target range.
 """
 from __future__ import annotations
 
+import math
 import statistics
 from collections import OrderedDict
 from typing import Any, Literal, Mapping, Sequence
@@ -16,6 +17,7 @@ import numpy as np
 
 from ..engine import sokoban_state as _s
 from ..engine import sokoban_generator as _g
+from ..cancel import Cancel, Limit, raise_stopped
 from ..errors import ConfigError, GenerationError
 from ..seeding import check_seed, kernel_seed
 from ..timing import ms_since, now_ns
@@ -115,6 +117,8 @@ class Generator:
                 f.pushes
             self.inner_walls, self.effort, self.room, self.rules = f.inner_walls, f.effort, \
                 f.room, None
+            if self.pushes is not None:
+                _check_reachable(self)
             return
         if method != "pulls" or effort is not None or room is not None:
             raise ConfigError(f"method must be 'pulls' or 'farthest', got {method!r}"
@@ -145,6 +149,7 @@ class Generator:
             raise ConfigError(f"spread must be True or False, got {spread!r}")
         self.spread = bool(spread)
         self._ws = None
+        _check_reachable(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict (``Generator(**d)`` rebuilds it); a
@@ -194,26 +199,49 @@ class Generator:
         self.generate(0)
         return self
 
-    def generate(self, seed: int) -> GenerateResult:
-        """One level from ``seed`` (same seed, same level, in any process)."""
+    def generate(self, seed: int, time_limit: float | None = None,
+                 cancel: Cancel | None = None) -> GenerateResult:
+        """One level from ``seed`` (same seed, same level, in any process).
+
+        ``time_limit`` (seconds, default None: no limit) bounds the call: reaching it
+        raises :class:`~levelforge.GenerationError` naming the limit; setting ``cancel``
+        (a :class:`~levelforge.Cancel`, from another thread or process) raises
+        :class:`~levelforge.Cancelled`. The kernel looks at both on every pull, in a
+        board's push distances and in the solver before each push it tries, so the call
+        ends within milliseconds of the limit. A level made within the limit is the
+        level made without it.
+
+        >>> from levelforge import GenerationError
+        >>> try:
+        ...     Generator(width=30, height=30, boxes=20, pushes=(200, 300)).generate(
+        ...         1, time_limit=0.05)
+        ... except GenerationError as e:
+        ...     print(str(e).split(": ")[-1])
+        stopped at the time limit of 0.05 s
+        """
         if self._farthest is not None:
-            return self._farthest.generate(seed)
+            return self._farthest.generate(seed, time_limit=time_limit, cancel=cancel)
         seed = check_seed(seed)
         if not _KERNELS_LOADED:  # once per process, outside the timing
-            _load_kernels(self)
+            _load_kernels()
         start = now_ns()
+        limit = Limit(time_limit, cancel, start)
         ws = self._workspace()
         ws.rng[0] = kernel_seed(seed)
         lo, hi = self.pushes
         aim = lo + int(kernel_seed(seed, 1) % np.uint64(hi - lo + 1)) if self.spread else lo
         walls, goals, dead, dist, goal_cells, cells, cand = ws.gen
         best_walls, best_goals, best_boxes, stats, out = ws.best
-        status = _g.generate_level(
-            self.width, self.height, self.boxes, self.inner_walls, lo, hi, aim, self.skip,
-            self.rebuilds, self.max_pulls, self.every, self.node_cap, ws.rng, ws.zob,
-            walls, goals, dead, dist, goal_cells, cells, cand, ws.sides, ws.lab,
-            *ws.search_arrays(),
-            ws.prev, ws.chain, best_walls, best_goals, best_boxes, stats, out)
+        with limit.watch(ws.ctr, _s.C_HALT):
+            status = _g.generate_level(
+                self.width, self.height, self.boxes, self.inner_walls, lo, hi, aim, self.skip,
+                self.rebuilds, self.max_pulls, self.every, self.node_cap, ws.rng, ws.zob,
+                walls, goals, dead, dist, goal_cells, cells, cand, ws.sides, ws.lab,
+                *ws.search_arrays(),
+                ws.prev, ws.chain, best_walls, best_goals, best_boxes, stats, out)
+        if status == 3:
+            raise_stopped(limit, f"no {self.width}x{self.height} level with {self.boxes} "
+                                 f"box{'es' if self.boxes != 1 else ''} (seed {seed})")
         if status == 0:
             raise GenerationError(
                 f"no solvable {self.width}x{self.height} board with {self.boxes} "
@@ -250,15 +278,31 @@ class Generator:
                                                       for r in records)}
 
 
+def _check_reachable(gen):
+    """Refuse a push range no board of the generator's size can reach
+    (:class:`ConfigError`): a push-optimal solution never repeats a state, and after
+    each push the player stands next to a box, so on ``F`` floor cells with ``B`` boxes
+    no optimum exceeds ``C(F, B) * min(F - B, 4 B)`` pushes. (A reachable range the
+    settings miss, such as ``lo`` above ``max_pulls``, gives the closest candidate.)"""
+    lo = gen.pushes[0]
+    floor = (gen.width - 2) * (gen.height - 2)
+    most = math.comb(floor, gen.boxes) * min(floor - gen.boxes, 4 * gen.boxes)
+    if lo > most:
+        raise ConfigError(f"pushes {lo}-{gen.pushes[1]}: no {gen.width}x{gen.height} board "
+                          f"with {gen.boxes} box{'es' if gen.boxes != 1 else ''} needs more "
+                          f"than {most} pushes (it has no more distinct positions)")
+
+
 _KERNELS_LOADED = False
 
 
-def _load_kernels(gen):
+def _load_kernels():
     """Compile (cold cache) or load the generator kernels once per process, so that no
-    level's ``elapsed_ms`` pays for it."""
+    level's ``elapsed_ms`` (or time limit) pays for it: on a tiny board, since the
+    caller's configuration may take long without a limit."""
     global _KERNELS_LOADED
     _KERNELS_LOADED = True
-    gen.generate(0)
+    Generator(width=5, height=5, boxes=1, pushes=(1, 2)).generate(0)
 
 
 # the few most recent configurations and their work arrays
@@ -272,10 +316,14 @@ def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
              node_cap: int = 50_000, skip: int | None = None,
              spread: bool = True, method: Literal["pulls", "farthest"] = "pulls",
              effort: tuple[int, int] | list[int] | str | None = None,
-             room: Literal["templates", "carved", "open"] | None = None) -> GenerateResult:
+             room: Literal["templates", "carved", "open"] | None = None,
+             time_limit: float | None = None, cancel: Cancel | None = None) -> GenerateResult:
     """One level from ``seed`` (default 0, like every levelforge seed) with a cached
     :class:`Generator` of this configuration (see it for the options; the last few
-    configurations keep their work arrays between calls).
+    configurations keep their work arrays between calls). ``time_limit`` (seconds,
+    default None: no limit) and ``cancel`` stop the call as in
+    :meth:`Generator.generate`; a push range no board of this size can reach is
+    refused at once (:class:`~levelforge.ConfigError`).
 
     >>> r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8))
     >>> r.level.to_xsb() == generate(5, width=7, height=7, boxes=2, pushes=(4, 8)).level.to_xsb()
@@ -291,7 +339,7 @@ def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
     _GENERATORS.move_to_end(key)
     while len(_GENERATORS) > _GENERATORS_KEPT:
         _GENERATORS.popitem(last=False)
-    return gen.generate(seed)
+    return gen.generate(seed, time_limit=time_limit, cancel=cancel)
 
 
 CAMPAIGN_STAGES = (

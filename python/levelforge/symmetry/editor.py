@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Sequence
 
+from ..cancel import Cancel, Limit
+from ..engine import paths as _paths
 from ..errors import ConfigError
 from ..seeding import check_seed
 from ..timing import ms_since, now_ns
@@ -104,7 +106,8 @@ class Finished:
 
 
 def finish(puzzle: Puzzle, seed: int = 0, answer: Sequence[Point] | None = None,
-           max_nodes: int = 200_000) -> Finished:
+           max_nodes: int = 200_000, time_limit: float | None = None,
+           cancel: Cancel | None = None) -> Finished:
     """Make ``puzzle`` unique around ``answer`` (a stroke on A that solves it; default:
     the first one :func:`levelforge.symmetry.check` finds) with the generator's own
     forbid-until-unique step (:class:`~levelforge.symmetry.Generator`, stage 3) started from
@@ -113,7 +116,10 @@ def finish(puzzle: Puzzle, seed: int = 0, answer: Sequence[Point] | None = None,
     answer), and may require a point of the answer or stop requiring one point of a trap
     pair. New conditions go on board A; the designer's stay where they are. Reproducible
     from ``seed``; ``max_nodes`` caps each count (see
-    :class:`levelforge.symmetry.Generator`).
+    :class:`levelforge.symmetry.Generator`); ``time_limit`` (seconds, default None: no
+    limit) and ``cancel`` stop it as they stop :meth:`levelforge.symmetry.Generator.generate`
+    (:class:`~levelforge.GenerationError` naming the limit, or
+    :class:`~levelforge.Cancelled`).
 
     >>> from levelforge.symmetry import Board, Puzzle, count_solutions
     >>> p = Puzzle(4, Board(4, (0, 0), (3, 3)), Board(4, (3, 0), (0, 3)))
@@ -134,13 +140,15 @@ def finish(puzzle: Puzzle, seed: int = 0, answer: Sequence[Point] | None = None,
     answer = tuple(tuple(p) for p in answer)
     if not master.check(answer):
         raise ConfigError("finish: the answer does not solve the puzzle (both boards)")
-    run = _Run(Generator(n, max_nodes=max_nodes), seed)
+    limit = Limit(time_limit, cancel)
+    run = _Run(Generator(n, max_nodes=max_nodes), seed, limit)
     flat = [master.index(p) for p in answer]
     run.s, run.g = flat[0], flat[-1]
     required = sorted(master.index(p) for p in master.required)
     forbidden = sorted(tuple(sorted((master.index(a), master.index(b))))
                        for a, b in master.forbidden)
-    req, forb, rounds, _, _ = run._forbid_until_unique(flat, required, forbidden)
+    with limit.watch(run.ws.stats, _paths.S_HALT):
+        req, forb, rounds, _, _ = run._forbid_until_unique(flat, required, forbidden)
     added_f = sorted((master.point(a), master.point(b)) for a, b in set(forb) - set(forbidden))
     added_r = sorted(master.point(p) for p in set(req) - set(required))
     dropped = sorted(master.point(p) for p in set(required) - set(req))
