@@ -8,6 +8,7 @@ few positions and then allocates nothing.
 import numpy as np
 
 from levelforge.engine import mines as K
+from levelforge.engine import mines_count as C
 from levelforge.engine import mines_enum as E
 
 _BINOM = K.binomial_table()
@@ -50,17 +51,17 @@ class Workspace:
 
     def grow(self, code):
         """Double the pool a kernel asked for with ``code``."""
-        if code == E.NEED_STATES:
+        if code == C.NEED_STATES:
             self.st = np.zeros((2 * self.st.shape[0], 6), np.int64)
-        elif code == E.NEED_EDGES:
+        elif code == C.NEED_EDGES:
             self.ed = np.zeros((2 * self.ed.shape[0], 2), np.int32)
-        elif code == E.NEED_KEYS:
+        elif code == C.NEED_KEYS:
             self.keys = np.zeros(2 * self.keys.size, np.int8)
-        elif code == E.NEED_HASH:
+        elif code == C.NEED_HASH:
             self.ht = np.zeros((2 * self.ht.shape[0], 2), np.int64)
-        elif code == E.NEED_WEIGHTS:
+        elif code == C.NEED_WEIGHTS:
             self._weights(2 * self.fp.size)
-        elif code == E.NEED_GLOBAL:
+        elif code == C.NEED_GLOBAL:
             self._global(2 * self.gw.size)
         else:
             raise AssertionError(f"unknown work code {code}")
