@@ -382,10 +382,16 @@ def _log_choose(n, k):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
+def _log_or_zero(x):
+    return math.log(x) if x > 0.0 else 0.0
+
+
+@njit(cache=True, no_cpython_wrapper=True)
 def _mix(gw, gb, a, alen, b, blen, c, clen, sign):
     """``gw[c + x] = sum_i gw[a + i] * gw[b + x + sign * i]`` for ``x < clen`` (terms
     outside ``b``'s ``blen`` entries left out), scaled to a largest value of 1; ``gb``
-    gets whether some term is admissible on both sides."""
+    gets whether some term is admissible on both sides. Returns the scale (the largest
+    value before scaling)."""
     top = 0.0
     for x in range(clen):
         acc = 0.0
@@ -403,6 +409,7 @@ def _mix(gw, gb, a, alen, b, blen, c, clen, sign):
     if top > 0.0:
         for x in range(clen):
             gw[c + x] /= top
+    return top
 
 
 @njit(cache=True)
@@ -416,8 +423,9 @@ def global_combine(k, comp_final, st, fp, r, u, gw, gb, qoff, out):
     total ``lo_c + i`` is ``q_c[i] = sum_a P_c[a] Y_{c+1}[a + i]``, written with its
     admissibility to ``gw``/``gb`` at ``qoff[c]``. Every array is scaled on the way (the
     factors cancel within a component) and admissibility is kept apart, exactly.
-    ``out`` gets the off-frontier mine probability (NaN when ``u == 0``) and ``out[1]`` =
-    1 when those cells are all safe, 2 all mines, 0 neither. Returns 1, 0 when no total
+    ``out`` gets the off-frontier mine probability (NaN when ``u == 0``), ``out[1]`` =
+    1 when those cells are all safe, 2 all mines, 0 neither, and ``out[2]`` the natural
+    log of the total weight (the number of mine placements; the scales put back). Returns 1, 0 when no total
     is admissible (a contradiction), or ``NEED_GLOBAL``.
     """
     lsum = 0
@@ -436,6 +444,7 @@ def global_combine(k, comp_final, st, fp, r, u, gw, gb, qoff, out):
     if need > gw.shape[0]:
         return NEED_GLOBAL
     o = 0
+    log_scale = 0.0
     for c in range(k):
         f = comp_final[c]
         qoff[c] = o                    # t_c here for now, q_c at qbase + o later
@@ -445,6 +454,7 @@ def global_combine(k, comp_final, st, fp, r, u, gw, gb, qoff, out):
         for b in range(span):
             if fp[fo + b] > top:
                 top = fp[fo + b]
+        log_scale += math.log(top)
         for b in range(span):
             gw[o + b] = fp[fo + b] / top
             gb[o + b] = fp[fo + b] > 0.0
@@ -463,14 +473,16 @@ def global_combine(k, comp_final, st, fp, r, u, gw, gb, qoff, out):
         if y >= 0 and y <= u:
             gw[yk + x] = math.exp(_log_choose(u, y) - shift)
             gb[yk + x] = 1
+    log_scale += shift
     pre = s_all
     for c in range(k - 1, -1, -1):
         span = st[comp_final[c], HI] - st[comp_final[c], LO]
         pre -= span
-        _mix(gw, gb, np.int64(qoff[c]), span + 1, ybase + (c + 1) * (s_all + 1),
-             pre + span + 1, ybase + c * (s_all + 1), pre + 1, np.int64(1))
+        log_scale += _log_or_zero(_mix(gw, gb, np.int64(qoff[c]), span + 1, ybase + (c + 1) * (s_all + 1),
+             pre + span + 1, ybase + c * (s_all + 1), pre + 1, np.int64(1)))
     if gb[ybase] == 0:
         return 0
+    out[2] = log_scale + math.log(gw[ybase])
     gw[pa] = 1.0
     gb[pa] = 1
     plen = np.int64(1)

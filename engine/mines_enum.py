@@ -47,6 +47,13 @@ def byte_work_size(n):
 
 def float_work_size(n):
     """Length of the float64 work array of :func:`analyze_position`."""
+    return 3 * (n + 2) + 3
+
+
+def log_count_index(n):
+    """Where :func:`analyze_position` leaves, in its float64 work array, the natural log of
+    the number of mine placements the position allows (exact mode with every component
+    counted; NaN otherwise)."""
     return 3 * (n + 2) + 2
 
 
@@ -68,7 +75,7 @@ def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, 
     Otherwise ``known`` is given (updated in place) and the count is not used unless in
     exact mode. In exact mode the components are combined with the remaining mines and
     ``prob`` gets every closed cell's mine probability (NaN when a component was
-    skipped). With ``P_REDUCE_FIRST`` the counting is left out when the reduction alone
+    skipped) and ``fw[log_count_index(n)]`` the log of the number of placements. With ``P_REDUCE_FIRST`` the counting is left out when the reduction alone
     proved a cell (``res[R_CODE] = A_REDUCED``). ``res`` gets the outcome (``A_OK``,
     ``A_CONTRADICTION``, ``A_REDUCED`` or a ``NEED_*`` code: grow that array and call
     again), the components, those skipped over a cap and the states visited.
@@ -124,13 +131,14 @@ def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, 
     ge = fw[0:n + 2]
     gz = fw[n + 2:2 * (n + 2)]
     ones = fw[2 * (n + 2):3 * (n + 2)]
-    out2 = fw[3 * (n + 2):3 * (n + 2) + 2]
+    out2 = fw[3 * (n + 2):3 * (n + 2) + 3]
     qoff = work3
     chk = np.empty((27, 3), np.int64)
     top = np.zeros(4, np.int64)
     top_save = np.zeros(4, np.int64)
     for i in range(N_RES):
         res[i] = 0
+    out2[2] = np.nan
     if params[P_PUBLIC] != 0:
         n_closed = 0
         for c in range(n):

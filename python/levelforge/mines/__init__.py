@@ -6,9 +6,12 @@
 >>> result.status in ("won", "stuck")
 True
 """
-from .assistant import Analysis, Assistant, AutoplayResult, Move, autoplay, best_guess
+from .assistant import (GUESS_RULES, Analysis, Assistant, AutoplayResult, Move, autoplay,
+                        guess_policy)
 from .game import PRESETS, Game, Level
+from .guess import GuessPolicy, best_guess, endgame_move, win_probability
 from .observation import PublicObservation
 
-__all__ = ["Analysis", "Assistant", "AutoplayResult", "Game", "Level", "Move", "PRESETS",
-           "PublicObservation", "autoplay", "best_guess"]
+__all__ = ["Analysis", "Assistant", "AutoplayResult", "GUESS_RULES", "Game", "GuessPolicy",
+           "Level", "Move", "PRESETS", "PublicObservation", "autoplay", "best_guess",
+           "endgame_move", "guess_policy", "win_probability"]
