@@ -18,7 +18,7 @@ MAX_EXACT_CELLS = 900
 # params of analyze_position (P_EPOCH is the hash table's stamp, kept from call to call;
 # P_REDUCE_FIRST: stop before counting when the reduction proved a cell; P_PUBLIC: the
 # position is a public observation, see analyze_position; P_WITNESS: a component over
-# the state budget still gets its certain cells, by witness_search)
+# the state budget still gets its certain cells, by witness_components called after it)
 (P_REMAINING, P_EXACT, P_MERGE, P_MAX_GROUPS, P_MAX_NODES, P_EPOCH, P_REDUCE_FIRST,
  P_PUBLIC, P_WITNESS) = range(9)
 N_PARAMS = 9
@@ -219,24 +219,6 @@ def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, 
             cstat[ci] = COMP_OVER_NODES
             skipped += 1
             nodes += max_nodes
-            if params[P_WITNESS] != 0:
-                m_hi = np.int64(grp_cptr[g0 + ng] - grp_cptr[g0])
-                if exact and remaining < m_hi:
-                    m_hi = remaining
-                w, _ = witness_search(ng, grp_size[g0:g0 + ng], nk, ccnt, c_ptr, c_grp, g_ptr,
-                                      g_con, m_hi, max_nodes, hm, hs, order, pos, last, open_a,
-                                      open_b, rem, np.empty(ng + 1, np.int32),
-                                      np.empty(26 * ng + 27, np.int32),
-                                      np.empty((ng + 1, 4), np.int64))
-                if w == -2:
-                    res[R_CODE] = A_CONTRADICTION
-                    return
-                if w >= 0:
-                    nodes += w
-                    for g in range(ng):
-                        mark = SAFE if hm[g] == 0 else (MINE if hs[g] == 0 else UNKNOWN)
-                        for q2 in range(grp_cptr[g0 + g], grp_cptr[g0 + g + 1]):
-                            known[grp_cells[q2]] = mark
         elif r == -2:
             res[R_CODE] = A_CONTRADICTION
             return
@@ -314,15 +296,77 @@ def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, 
                     prob[c] = 1.0
     res[R_CODE] = A_OK
     if params[P_PUBLIC] != 0:
-        ns = 0
-        for c in range(n):
-            if state[c] == CLOSED and known[c] == SAFE:
-                cells_out[ns] = c
-                ns += 1
-        nm = 0
-        for c in range(n):
-            if state[c] == CLOSED and known[c] == MINE:
-                cells_out[ns + nm] = c
-                nm += 1
-        res[R_SAFE] = ns
-        res[R_MINES] = nm
+        _list_proved(state, known, cells_out, res)
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def _list_proved(state, known, cells_out, res):
+    """``cells_out``: the closed cells proved safe, then those proved mines."""
+    ns = 0
+    for c in range(state.shape[0]):
+        if state[c] == CLOSED and known[c] == SAFE:
+            cells_out[ns] = c
+            ns += 1
+    nm = 0
+    for c in range(state.shape[0]):
+        if state[c] == CLOSED and known[c] == MINE:
+            cells_out[ns + nm] = c
+            nm += 1
+    res[R_SAFE] = ns
+    res[R_MINES] = nm
+
+
+@njit(cache=True)
+def witness_components(state, known, cells_out, params, res, iw, ir, u8):
+    """The witness search (``mines_witness``) on every component that
+    :func:`analyze_position` left over its state budget, after it returned ``A_OK``
+    (its work arrays as it left them): proved cells join ``known`` and, with
+    ``P_PUBLIC``, ``cells_out``; ``res`` gets the nodes, or ``A_CONTRADICTION``. A kernel
+    of its own, so that only the complete assistant compiles the witness search."""
+    n = state.shape[0]
+    exact = params[P_EXACT] != 0
+    max_nodes = params[P_MAX_NODES]
+    remaining = params[P_REMAINING]
+    con_cells = iw[0].reshape((n, 26))
+    c_grp = iw[2]
+    g_con = iw[3]
+    gcell = ir[4][:n]
+    grp_cptr = ir[8]
+    grp_cells = ir[9]
+    grp_size = ir[10]
+    c_ptr = ir[15]
+    g_ptr = ir[16]
+    order_all = ir[17]
+    ccnt = ir[29]
+    cstat = ir[30]
+    hm = u8[n + 2:2 * (n + 2)]
+    hs = u8[2 * (n + 2):3 * (n + 2)]
+    for ci in range(res[R_COMPS]):
+        if cstat[ci] != COMP_OVER_NODES:
+            continue
+        g0 = ir[5][ci]
+        ng = ir[5][ci + 1] - g0
+        nk = component_system(ci, ir[5], ir[6], ir[7], gcell, con_cells, ir[0], ir[1], c_ptr,
+                              c_grp, g_ptr, g_con, ccnt, ir[11])
+        m_hi = np.int64(grp_cptr[g0 + ng] - grp_cptr[g0])
+        if exact and remaining < m_hi:
+            m_hi = remaining
+        w, _ = witness_search(ng, grp_size[g0:g0 + ng], nk, ccnt, c_ptr, c_grp, g_ptr, g_con,
+                              m_hi, max_nodes, hm, hs, order_all[g0:g0 + ng], ir[19], ir[20],
+                              ir[23], ir[24], ir[21], np.empty(ng + 1, np.int32),
+                              np.empty(26 * ng + 27, np.int32), np.empty((ng + 1, 4), np.int64))
+        if w == -2:
+            res[R_CODE] = A_CONTRADICTION
+            res[R_SKIPPED] = 0
+            res[R_NODES] = 0
+            res[R_SAFE] = 0
+            res[R_MINES] = 0
+            return
+        if w >= 0:
+            res[R_NODES] += w
+            for g in range(ng):
+                mark = SAFE if hm[g] == 0 else (MINE if hs[g] == 0 else UNKNOWN)
+                for q2 in range(grp_cptr[g0 + g], grp_cptr[g0 + g + 1]):
+                    known[grp_cells[q2]] = mark
+    if params[P_PUBLIC] != 0:
+        _list_proved(state, known, cells_out, res)

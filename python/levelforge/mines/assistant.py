@@ -137,11 +137,14 @@ class Assistant:
                 "complete": self.complete}
 
     def warm_up(self) -> None:
-        """Compile the kernels (cheap once done): analyze a tiny opened board."""
+        """Compile the kernels (cheap once done): analyze a tiny opened board (and, for a
+        complete assistant, compile the witness search it runs past its state budget)."""
         game = Game("4x4x1-2", seed=0)
         game.open((0, 0, 0))
         self.analyze(game.observe())
         self.analyze(game.observe(), exact=True)
+        if self.complete:
+            self._ws.witness()
 
     def analyze(self, obs: PublicObservation, exact: bool = False) -> Analysis:
         """Prove what the public ``obs`` allows; returns an :class:`Analysis`.

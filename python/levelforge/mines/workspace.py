@@ -67,7 +67,9 @@ class Workspace:
             raise AssertionError(f"unknown work code {code}")
 
     def analyze(self, state, numbers, nb26):
-        """Run :func:`~levelforge.engine.mines_enum.analyze_position` until it fits.
+        """Run :func:`~levelforge.engine.mines_enum.analyze_position` until it fits, then
+        :func:`~levelforge.engine.mines_enum.witness_components` where the parameters ask
+        for it and a component was over its state budget.
 
         The arrays are copied first: the kernels are compiled for writable arrays only
         (one specialisation, not one per read-only variant).
@@ -81,5 +83,15 @@ class Workspace:
                                self.bf, self.gw, self.gb, _BINOM)
             code = int(self.res[E.R_CODE])
             if code >= 0:
-                return code
+                break
             self.grow(code)
+        if code == E.A_OK and self.params[E.P_WITNESS] != 0 and self.res[E.R_SKIPPED] > 0:
+            code = self.witness()
+        return code
+
+    def witness(self):
+        """Run :func:`~levelforge.engine.mines_enum.witness_components` on the last
+        analysis (a no-op when no component was over its budget); returns its code."""
+        E.witness_components(self.state, self.known, self.cells_out, self.params, self.res,
+                             self.iw, self.ir, self.u8)
+        return int(self.res[E.R_CODE])
