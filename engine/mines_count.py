@@ -425,8 +425,8 @@ def global_combine(k, comp_final, st, fp, r, u, gw, gb, qoff, out):
     factors cancel within a component) and admissibility is kept apart, exactly.
     ``out`` gets the off-frontier mine probability (NaN when ``u == 0``), ``out[1]`` =
     1 when those cells are all safe, 2 all mines, 0 neither, and ``out[2]`` the natural
-    log of the total weight (the number of mine placements; the scales put back). Returns 1, 0 when no total
-    is admissible (a contradiction), or ``NEED_GLOBAL``.
+    log of the total weight (the number of mine placements; the scales put back).
+    Returns 1, 0 when no total is admissible (a contradiction), or ``NEED_GLOBAL``.
     """
     lsum = 0
     s_all = 0
@@ -478,8 +478,9 @@ def global_combine(k, comp_final, st, fp, r, u, gw, gb, qoff, out):
     for c in range(k - 1, -1, -1):
         span = st[comp_final[c], HI] - st[comp_final[c], LO]
         pre -= span
-        log_scale += _log_or_zero(_mix(gw, gb, np.int64(qoff[c]), span + 1, ybase + (c + 1) * (s_all + 1),
-             pre + span + 1, ybase + c * (s_all + 1), pre + 1, np.int64(1)))
+        top = _mix(gw, gb, np.int64(qoff[c]), span + 1, ybase + (c + 1) * (s_all + 1),
+                   pre + span + 1, ybase + c * (s_all + 1), pre + 1, np.int64(1))
+        log_scale += _log_or_zero(top)
     if gb[ybase] == 0:
         return 0
     out[2] = log_scale + math.log(gw[ybase])

@@ -75,10 +75,12 @@ def analyze_position(state, numbers, nb26, known, prob, cells_out, params, res, 
     Otherwise ``known`` is given (updated in place) and the count is not used unless in
     exact mode. In exact mode the components are combined with the remaining mines and
     ``prob`` gets every closed cell's mine probability (NaN when a component was
-    skipped) and ``fw[log_count_index(n)]`` the log of the number of placements. With ``P_REDUCE_FIRST`` the counting is left out when the reduction alone
-    proved a cell (``res[R_CODE] = A_REDUCED``). ``res`` gets the outcome (``A_OK``,
+    skipped) and ``fw[log_count_index(n)]`` the log of the number of placements. With
+    ``P_REDUCE_FIRST`` the counting is left out when the reduction alone proved a cell
+    (``res[R_CODE] = A_REDUCED``). ``res`` gets the outcome (``A_OK``,
     ``A_CONTRADICTION``, ``A_REDUCED`` or a ``NEED_*`` code: grow that array and call
-    again), the components, those skipped over a cap and the states visited.
+    again), the components, those skipped over a cap and the states visited. The witness
+    search (``P_WITNESS``) is :func:`witness_components`, called after this.
     """
     n = state.shape[0]
     exact = params[P_EXACT] != 0

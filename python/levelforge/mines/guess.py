@@ -226,13 +226,13 @@ def endgame_move(obs: PublicObservation, max_nodes: int | None = None) -> Cell |
     """The guess that maximises the exact probability of winning, or None (over the caps).
 
     Enumerates every placement of the remaining mines on the closed unflagged cells that
-    the numbers allow (None past :data:`ENDGAME_SOLUTIONS` placements or
-    :data:`ENDGAME_CELLS` cells, or past :data:`ENUMERATION_NODES` steps), then searches the information states: a certain safe
-    selectable cell is opened at once (free information), certain mines are flagged (in
-    3-D a flag exposes the cells below it), otherwise every selectable cell that is not
-    certain is tried, each number it may show (and the cells a 0 opens) splitting the
-    placements. Returns None past ``max_nodes`` states (default :data:`ENDGAME_NODES`;
-    a limit) too.
+    the numbers allow (None past :data:`ENDGAME_SOLUTIONS` placements, past
+    :data:`ENDGAME_CELLS` cells or past :data:`ENUMERATION_NODES` steps), then searches
+    the information states: a certain safe selectable cell is opened at once (free
+    information), certain mines are flagged (in 3-D a flag exposes the cells below it),
+    otherwise every selectable cell that is not certain is tried, each number it may show
+    (and the cells a 0 opens) splitting the placements. Returns None past ``max_nodes``
+    states (default :data:`ENDGAME_NODES`; a limit) too.
 
     >>> from levelforge.mines import Game
     >>> game = Game("5x4x1-5", seed=0)
