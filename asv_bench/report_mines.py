@@ -240,6 +240,7 @@ def _guess_chunk(task):
     """Games ``lo..hi`` of a level with one guess rule: per game (won, ms, guess ms)."""
     level, lo, hi, start, rule = task
     assistant = Assistant(complete=True)
+    assistant.warm_up()              # compiled or loaded before any game is timed
     out = []
     for i in range(lo, hi):
         r = autoplay(Game(level, item_seed(SEED, i)), assistant, start=start, exact=True,

@@ -16,7 +16,8 @@ Everything here reads the public observation only. Three ideas, each a switch of
   over at most :data:`ENDGAME_CELLS` closed cells, every placement is enumerated and the
   move that maximises the exact probability of winning is found by a search over
   information states (the set of placements still possible and the cells opened), with
-  memoisation, within :data:`ENDGAME_NODES` states (past it, a limit: look-ahead decides).
+  memoisation, within :data:`ENDGAME_NODES` openings of a cell in a placement (past it,
+  a limit: the look-ahead decides).
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ LOOKAHEAD_NODES = 20_000  # counting states per component of a position thought 
                           # look-ahead for that guess (the safest cell)
 ENDGAME_SOLUTIONS = 200   # the endgame search enumerates at most this many placements
 ENDGAME_CELLS = 60        # over at most this many closed cells
-ENDGAME_NODES = 5_000     # information states visited per decision, then a limit
+ENDGAME_NODES = 200_000   # openings of a cell in a placement per decision, then a limit
 ENUMERATION_NODES = 20_000  # and steps of the placement enumeration
 
 
@@ -219,7 +220,7 @@ def _lookahead_move(obs, probabilities, log_count, assistant):
 
 
 class _Limit(Exception):
-    """The endgame search went past :data:`ENDGAME_NODES` information states."""
+    """The endgame search went past its budget."""
 
 
 def endgame_move(obs: PublicObservation, max_nodes: int | None = None) -> Cell | None:
@@ -232,7 +233,7 @@ def endgame_move(obs: PublicObservation, max_nodes: int | None = None) -> Cell |
     information), certain mines are flagged (in 3-D a flag exposes the cells below it),
     otherwise every selectable cell that is not certain is tried, each number it may show
     (and the cells a 0 opens) splitting the placements. Returns None past ``max_nodes``
-    states (default :data:`ENDGAME_NODES`; a limit) too.
+    openings of a cell in a placement (default :data:`ENDGAME_NODES`; a limit) too.
 
     >>> from levelforge.mines import Game
     >>> game = Game("5x4x1-5", seed=0)
@@ -383,6 +384,9 @@ class _Endgame:
 
     def _split(self, idx, i, opened):
         """The placements of ``idx`` where ``i`` is safe, by what opening it shows."""
+        self.nodes += len(idx)
+        if self.nodes > self.max_nodes:
+            raise _Limit
         parts = {}
         for s in idx:
             sol = self.sols[s]
@@ -394,19 +398,16 @@ class _Endgame:
 
     def best(self, max_nodes):
         """``(win probability, best first cell or None)`` from the root."""
-        max_nodes = ENDGAME_NODES if max_nodes is None else max_nodes
-        return self._solve(tuple(range(len(self.sols))), 0, 0, max_nodes)
+        self.max_nodes = ENDGAME_NODES if max_nodes is None else max_nodes
+        return self._solve(tuple(range(len(self.sols))), 0, 0)
 
-    def _solve(self, idx, opened, flagged, max_nodes):
+    def _solve(self, idx, opened, flagged):
         if len(idx) == 1:
             return 1.0, None
         key = (idx, opened)
         got = self.memo.get(key)
         if got is not None:
             return got
-        self.nodes += 1
-        if self.nodes > max_nodes:
-            raise _Limit
         union = 0
         inter = (1 << self.m) - 1
         for s in idx:
@@ -427,8 +428,7 @@ class _Endgame:
             i = (safe & -safe).bit_length() - 1
             value = 0.0
             for (more, _), part in self._split(idx, i, opened).items():
-                value += len(part) / total * self._solve(tuple(part), opened | more, flagged,
-                                                         max_nodes)[0]
+                value += len(part) / total * self._solve(tuple(part), opened | more, flagged)[0]
             out = (value, i)
         else:
             out = (0.0, None)
@@ -440,7 +440,7 @@ class _Endgame:
                 value = 0.0
                 for (more, _), part in self._split(idx, i, opened).items():
                     value += len(part) / total * self._solve(tuple(part), opened | more,
-                                                             flagged, max_nodes)[0]
+                                                             flagged)[0]
                 if value > out[0] + 1e-12 or out[1] is None:
                     out = (value, i)
                 if out[0] >= 1.0 - 1e-12:
