@@ -1,7 +1,7 @@
 """Mines figures: the assistant against ms_toollib, complete logic, no-guess boards, guessing.
 
-    python asv_bench/report_mines.py [--section all|analysis|complete|noguess|guess|compile]
-                                     [--jobs 2] [--quick]
+    python asv_bench/report_mines.py [--section all|analysis|complete|noguess|toollib|guess|compile]
+                                     [--jobs 2] [--quick] [--json FILE]
 
 Sections (each prints markdown tables):
 
@@ -17,6 +17,9 @@ Sections (each prints markdown tables):
 - ``noguess``: no-guess generation time per strategy (rejection, perturbation, hybrid)
   beside ms_toollib's ``laymine_solvable`` (same start, same run); per-cell mine
   frequency against uniform placement; autoplay on no-guess boards; board ratings.
+- ``toollib``: only the no-guess generation against ``laymine_solvable`` (part of
+  ``noguess``); ``--json FILE`` writes every board's milliseconds, both generators, for
+  the chart.
 - ``guess``: win rates with 95% Wilson intervals (complete exact assistant), the old
   policy (``guess="safest"``) beside the new (``guess="best"``: look-ahead and exact
   endgame) on the same seeds, JSMinesweeper's published 30x16/99 figure for the same
@@ -46,6 +49,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
 
 from benchmarks.bench_mines import LEVELS, first_click, game_positions  # noqa: E402
 from benchmarks.common import SEED  # noqa: E402
+import chartdata  # noqa: E402
 from levelforge.engine import mines as K  # noqa: E402
 from levelforge.mines import Assistant, Game, Level, autoplay, noguess  # noqa: E402
 from levelforge.seeding import item_seed, kernel_seed  # noqa: E402
@@ -301,7 +305,7 @@ def _start_index(level):
     return (z * lv.height + y) * lv.width + x
 
 
-def generation_table(boards, ms_boards):
+def generation_table(boards, ms_boards, chart=None):
     lines = ["| level | no_guess | strategy | median ms | p90 | max | placements (mean) "
              "| perturbations (mean) |", "|---|---|---|---|---|---|---|---|"]
     for level in LEVELS:
@@ -325,22 +329,32 @@ def generation_table(boards, ms_boards):
                 lines.append(f"| {level} | {logic} | {strategy}{tag} | "
                              f"{statistics.median(ts):.2f} | {_pct(ts, 90):.2f} | "
                              f"{max(ts):.2f} | {np.mean(att):.1f} | {np.mean(per):.1f} |")
+    return "\n".join(lines) + "\n\n" + toollib_table(ms_boards, chart)
+
+
+def toollib_table(ms_boards, chart=None):
+    """levelforge's default no-guess generator against ms_toollib's; each board's times
+    go into ``chart`` (a list)."""
     if ms is None:
-        return "\n".join(lines) + "\n\nms_toollib not installed: no laymine_solvable column."
-    lines += ["", "Against ms_toollib's `laymine_solvable` (rejection with its own solver, no "
-              "mine count), same start, calls interleaved:", "",
-              "| level | levelforge default, median ms (p90, max) | ms_toollib median ms "
-              "(p90, max) | ratio of medians |", "|---|---|---|---|"]
+        return "ms_toollib not installed: no laymine_solvable column."
+    lines = ["Against ms_toollib's `laymine_solvable` (rejection with its own solver, no "
+             "mine count), same start, calls interleaved:", "",
+             "| level | levelforge default, median ms (p90, max) | ms_toollib median ms "
+             "(p90, max) | ratio of medians |", "|---|---|---|---|"]
     for level in ("9x9x1-10", "16x16x1-40", "30x16x1-99"):
         lv = Level.parse(level)
         start = _start_index(level)
         x, y, _ = first_click(level)
+        noguess.generate(lv, start, np.array([kernel_seed(SEED)], np.uint64))  # warm-up
         ours, theirs = [], []
         for i in range(ms_boards):
             rng = np.array([kernel_seed(item_seed(SEED + 1, i))], np.uint64)
             ours.append(_timed(noguess.generate, lv, start, rng)[0])
             dt, (board, ok) = _timed(ms.laymine_solvable, lv.height, lv.width, lv.mines, y, x)
             theirs.append(dt)
+        if chart is not None:
+            chart.append({"level": level, "levelforge_ms": [round(v, 4) for v in ours],
+                          "ms_toollib_ms": [round(v, 4) for v in theirs]})
         lines.append(f"| {level} | {statistics.median(ours):.2f} ({_pct(ours, 90):.2f}, "
                      f"{max(ours):.2f}) | {statistics.median(theirs):.2f} "
                      f"({_pct(theirs, 90):.2f}, {max(theirs):.2f}) | "
@@ -455,13 +469,17 @@ def compile_table(repeats):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--section", default="all",
-                    choices=["all", "analysis", "complete", "noguess", "guess", "compile"])
+                    choices=["all", "analysis", "complete", "noguess", "toollib", "guess",
+                             "compile"])
     ap.add_argument("--jobs", type=int, default=2, help="processes for the win rates")
     ap.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
     ap.add_argument("--games", type=int, default=10_000, help="guess: games per row")
     ap.add_argument("--ablation-games", type=int, default=2000,
                     help="guess: games per rule of the ablation table")
+    ap.add_argument("--json", metavar="FILE",
+                    help="write the no-guess generation times against ms_toollib as JSON")
     args = ap.parse_args(argv)
+    chart = []
     q = args.quick
     sections = ["analysis", "complete", "noguess", "guess", "compile"] \
         if args.section == "all" else [args.section]
@@ -476,11 +494,14 @@ def main(argv=None):
                 print(complete_table(pool, 100 if q else 2000, 5 if q else 100))
             elif section == "noguess":
                 print("## No-guess generation, first open in the middle of the top face\n")
-                print(generation_table(20 if q else 300, 20 if q else 200))
+                print(generation_table(20 if q else 300, 20 if q else 200, chart))
                 print("\nMine placement against uniform (first open in the middle):\n")
                 print(uniformity_table(100 if q else 2000))
                 print("\nPlaying and rating no-guess boards:\n")
                 print(noguess_play_table(pool, 20 if q else 1000))
+            elif section == "toollib":
+                print("## No-guess generation against ms_toollib\n")
+                print(toollib_table(20 if q else 200, chart))
             elif section == "guess":
                 print("## Guessing: win rates, old policy beside new (complete exact "
                       "assistant)\n")
@@ -490,6 +511,8 @@ def main(argv=None):
                 print("## Cold compile time of the mines kernels (seconds)\n")
                 print(compile_table(1 if q else 3))
             print(f"\n({section}: {time.perf_counter() - t0:.0f} s)\n", flush=True)
+    if chart:
+        chartdata.save(args.json, {"noguess_vs_ms_toollib": chart})
     return 0
 
 

@@ -2,6 +2,7 @@
 
     python asv_bench/report_sokoban.py [--seeds 100] [--gym-seeds-10x10 10]
                                        [--microban-limit 10] [--skip-microban]
+                                       [--only-campaign] [--json FILE]
 
 1. Generator, 7x7 with 2 boxes (target 4-8) and 10x10 with 4 boxes (target 15-30), with
    and without ``spread``: in-target share, median / p90 milliseconds per level over
@@ -12,7 +13,8 @@
 2. Microban: solved count, total and worst time with a time limit per level.
 3. Campaign: per configuration, the distribution of the longest push-optimal length
    that 60 random pulls reach on one board (100 boards), the target range chosen from
-   it, and the in-target share of the campaign stage.
+   it, and the in-target share of the campaign stage. ``--json FILE`` writes each
+   stage's lengths and target, for the chart of the campaign's push distributions.
 
 Figures are noisy: the machine is shared. Report what this run measured.
 """
@@ -26,6 +28,7 @@ from collections import Counter
 
 import numpy as np
 
+import chartdata
 from levelforge.sokoban import Generator, Solver, campaign, collections
 from levelforge.sokoban.generator import CAMPAIGN_STAGES, LEVELS_PER_STAGE
 
@@ -119,7 +122,8 @@ def microban_table(args):
     return "\n".join(rows)
 
 
-def campaign_table(args):
+def campaign_table(args, stages=None):
+    """The campaign table; each stage's lengths and target go into ``stages`` (a list)."""
     rows = ["| stage (levels) | size | boxes | inner walls | longest optimum in 60 pulls: "
             "p10 / p25 / median / p75 / p90 / max | target | in target | median ms |",
             "|---|---|---|---|---|---|---|---|"]
@@ -132,6 +136,10 @@ def campaign_table(args):
         res = [gen.generate(SEED0 + s) for s in range(args.seeds)]
         dist = " / ".join(f"{pct(lengths, q):g}" for q in (10, 25, 50, 75, 90))
         lo = i * LEVELS_PER_STAGE
+        if stages is not None:
+            stages.append({"stage": i, "size": f"{w}x{h}", "boxes": b, "inner_walls": iw,
+                           "lengths": lengths, "target": list(cfg["pushes"]),
+                           "in_target": sum(r.in_target for r in res), "levels": len(res)})
         rows.append(f"| {i} ({lo}-{lo + LEVELS_PER_STAGE - 1}) | {w}x{h} | {b} | {iw} | "
                     f"{dist} / {max(lengths)} | {cfg['pushes'][0]}-{cfg['pushes'][1]} | "
                     f"{sum(r.in_target for r in res)}/{len(res)} | "
@@ -147,12 +155,17 @@ def main(argv=None):
     ap.add_argument("--max-nodes", type=int, default=4_000_000)
     ap.add_argument("--campaign-boards", type=int, default=100)
     ap.add_argument("--skip-microban", action="store_true")
+    ap.add_argument("--only-campaign", action="store_true", help="the campaign table only")
+    ap.add_argument("--json", metavar="FILE", help="write the campaign's lengths as JSON")
     args = ap.parse_args(argv)
-    print("### Generator (one process, after warm-up)\n")
-    print(generator_table(args))
+    if not args.only_campaign:
+        print("### Generator (one process, after warm-up)\n")
+        print(generator_table(args))
     print("\n### Campaign: what each configuration produces\n")
-    print(campaign_table(args))
-    if not args.skip_microban:
+    stages = []
+    print(campaign_table(args, stages))
+    chartdata.save(args.json, {"campaign": stages, "boards": args.campaign_boards})
+    if not args.skip_microban and not args.only_campaign:
         print("\n### Microban, push-optimal\n")
         print(microban_table(args))
 

@@ -3,6 +3,7 @@
     python asv_bench/report_sokoban_big.py [--generated 10] [--limit 60] [--quick 10]
                                            [--xsb FILE [--xsb-limit 60] [--xsb-only]
                                             [--levels 1,5,11-20]] [--mode any]
+                                           [--json FILE]
 
 Level sets:
 1. Generated big levels: 20x20 rooms (outer wall included) with 10-15 boxes and 40
@@ -18,7 +19,8 @@ each with a time limit; the table counts levels solved within ``--quick`` second
 within the limit, and every solution is replayed. For ``--xsb`` the numbers of the
 levels solved and not solved follow the table (``--levels`` measures only those). First, the start-up cost: the first
 solve in a fresh process with ``max_nodes=50_000_000``. Figures come from a shared
-machine.
+machine. ``--json FILE`` writes every level's status and time per set and mode, for
+the chart of levels solved against the time limit.
 """
 import argparse
 import statistics
@@ -27,7 +29,8 @@ import sys
 
 import numpy as np
 
-from levelforge.engine import sokoban as K
+import chartdata
+from levelforge.engine import sokoban_state as Ks
 from levelforge.engine import sokoban_generator as G
 from levelforge.seeding import item_seed, kernel_seed
 from levelforge.sokoban import Level, Solver, collections, load_xsb, replay
@@ -39,7 +42,7 @@ def pulled_level(seed, width=20, height=20, inner_walls=40, pulls=200):
     rng = np.array([kernel_seed(seed)], np.uint64)
     boxes = 10 + int(kernel_seed(seed, 1) % np.uint64(6))
     walls, goals, occ = (np.zeros(n, np.uint8) for _ in range(3))
-    stamp, ctr = np.zeros(n, np.int64), np.zeros(K.N_COUNTERS, np.int64)
+    stamp, ctr = np.zeros(n, np.int64), np.zeros(Ks.N_COUNTERS, np.int64)
     queue, cells, cand = np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(4 * n, np.int32)
     player = G._build_room(width, height, boxes, inner_walls, rng, walls, goals, occ, stamp,
                            ctr, queue, cells)
@@ -125,7 +128,9 @@ def main(argv=None):
     ap.add_argument("--levels", type=_numbers, default=None,
                     help="only these levels of --xsb, numbered from 1 (e.g. 1,5,11-20)")
     ap.add_argument("--mode", choices=("both", "optimal", "any"), default="both")
+    ap.add_argument("--json", metavar="FILE", help="write each level's result as JSON")
     args = ap.parse_args(argv)
+    runs = []
     sets = []
     if not args.xsb_only:
         sets.append(("generated 20x20, 10-15 boxes",
@@ -148,6 +153,12 @@ def main(argv=None):
         print(f"First solve in a fresh process, max_nodes=50,000,000: {first_solve_ms()}\n")
     for name, levels, limit, numbers in sets:
         res = measure(levels, limit, args.max_nodes, modes)
+        for optimal, rows in res.items():
+            runs.append({"set": name, "mode": "push-optimal" if optimal else "any",
+                         "limit_s": limit, "levels": numbers or list(range(1, len(rows) + 1)),
+                         "status": [r.status for r in rows],
+                         "elapsed_ms": [round(r.elapsed_ms, 3) for r in rows],
+                         "pushes": [r.pushes for r in rows]})
         print("\n".join(table(f"{name}, limit {limit:g} s", levels, res, args.quick)),
               flush=True)
         for optimal, rows in (res.items() if numbers else ()):
@@ -156,6 +167,7 @@ def main(argv=None):
                 listed = [k for k, r in zip(numbers, rows) if r.solved == pick]
                 print(f"{name}, {mode}, {label} ({len(listed)}): "
                       f"{' '.join(map(str, listed)) or '-'}", flush=True)
+    chartdata.save(args.json, {"runs": runs})
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
 """Figures of issue 3 (symmetry line puzzles) as markdown tables.
 
 Run from the repository root:  python asv_bench/report_symmetry.py [--quick] [--traps N]
+                                  [--sizes 5:100,7:50,9:20] [--only-generation] [--json FILE]
 
-1. Generation per size (5x5, 7x7, 9x9): median and p90 ms per puzzle, stage medians,
-   share of time in Z3 and in the counting DFS, DFS nodes per second, proof figures.
+1. Generation per size (5x5, 7x7, 9x9, or ``--sizes SIZE:PUZZLES,...``): median and p90
+   ms per puzzle, stage medians, share of time in Z3 and in the counting DFS, DFS nodes
+   per second, proof figures. ``--json FILE`` writes every puzzle's wall-clock and CPU
+   ms per size, for the chart of generation time against board size.
 2. The counting DFS's raw node rate (every corner-to-corner path of an empty 6x6 board).
 3. Z3 encodings: one Boolean per (step, point) with cardinality constraints against one
    integer pair per step with ``distinct``, on the same path problems.
@@ -23,6 +26,7 @@ from statistics import median
 
 import numpy as np
 
+import chartdata
 from levelforge.seeding import item_seed
 from levelforge.symmetry import Board, Generator, Strategy, count_solutions
 from levelforge.symmetry.board import Workspace, board_arrays, mirror_edge, mirror_point
@@ -33,7 +37,8 @@ SEED = 20261130
 TARGET_MS = {5: 20, 7: 250, 9: 5000}
 
 
-def generation(sizes):
+def generation(sizes, chart=None):
+    """The generation table; each size's wall-clock and CPU ms go into ``chart``."""
     print("## Generation (ms per puzzle, one process)\n")
     print("| size | puzzles | median | p90 | max | target | CPU ms (median) | path (Z3) "
           "| required | uniqueness | reduction | proof+figures | A/B split | Z3 share "
@@ -50,6 +55,9 @@ def generation(sizes):
             cpu.append(1e3 * (time.process_time() - t))
         s = Generator.summarize(recs)
         ms = np.array([r["elapsed_ms"] for r in recs])
+        if chart is not None:
+            chart.append({"size": size, "ms": [round(float(v), 3) for v in ms],
+                          "cpu_ms": [round(v, 3) for v in cpu]})
         z3_ms = sum(r["timings"]["z3"] for r in recs)
         dfs_ms = sum(r["timings"]["dfs"] for r in recs)
         dfs_rate = sum(r["difficulty"]["dfs_nodes_total"] for r in recs) / dfs_ms * 1e3
@@ -58,7 +66,7 @@ def generation(sizes):
         items = np.mean([r["difficulty"]["required"] + r["difficulty"]["forbidden"]
                          for r in recs])
         print(f"| {size}x{size} | {count} | {np.median(ms):.1f} | {np.percentile(ms, 90):.1f} "
-              f"| {ms.max():.1f} | <= {TARGET_MS[size]} | {median(cpu):.1f} "
+              f"| {ms.max():.1f} | {f'<= {TARGET_MS[size]}' if size in TARGET_MS else '-'} | {median(cpu):.1f} "
               f"| {med('path'):.1f} "
               f"| {med('required'):.2f} | {med('uniqueness'):.1f} | {med('reduction'):.1f} "
               f"| {med('proof'):.1f} | {med('split'):.1f} | {100 * z3_ms / ms.sum():.0f}% | {100 * dfs_ms / ms.sum():.0f}% "
@@ -150,20 +158,34 @@ def traps(count):
     print()
 
 
+def _sizes(text):
+    """``5:100,7:50`` -> [(5, 100), (7, 50)]."""
+    return [tuple(int(v) for v in part.split(":")) for part in text.split(",")]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer puzzles, fewer Z3 cases")
     ap.add_argument("--traps", type=int, default=0, metavar="N",
                     help="also the trap-pair table over N puzzles per size 5-9")
     ap.add_argument("--only-traps", action="store_true", help="skip the timing tables")
+    ap.add_argument("--sizes", type=_sizes, default=None, metavar="SIZE:PUZZLES,...",
+                    help="the generation table's sizes and puzzle counts")
+    ap.add_argument("--only-generation", action="store_true",
+                    help="the generation table only")
+    ap.add_argument("--json", metavar="FILE", help="write the generation times as JSON")
     args = ap.parse_args()
-    sizes = [(5, 20), (7, 10), (9, 5)] if args.quick else [(5, 100), (7, 50), (9, 20)]
+    sizes = args.sizes or ([(5, 20), (7, 10), (9, 5)] if args.quick
+                           else [(5, 100), (7, 50), (9, 20)])
     print(f"# levelforge.symmetry figures ({platform.python_version()}, "
           f"{os.cpu_count()} CPUs shared with other jobs; times are noisy)\n")
     if not args.only_traps:
-        generation(sizes)
-        kernel_rate()
-        encodings(args.quick)
+        chart = []
+        generation(sizes, chart)
+        chartdata.save(args.json, {"generation": chart})
+        if not args.only_generation:
+            kernel_rate()
+            encodings(args.quick)
     if args.traps:
         traps(args.traps)
     return 0

@@ -22,10 +22,13 @@ from numba import njit
 
 from .grid import flood_fill
 from .sokoban_match import child_matching, parent_matching
-from .sokoban import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HEAP, C_NODES, C_START,
-                      C_STATUS, C_TEPOCH, GROW, LIMIT, MAX_G, MAX_GENERATION, RUNNING, SOLVED, UNREACHABLE,
-                      UNSOLVABLE, _T_FP_MASK, _T_GEN_SHIFT, _T_NODE_MASK, _child_norm, _entry,
-                      _region_min, box_columns, frozen_state, matching_cost, pi_corral, place_boxes)
+from .sokoban import _child_norm, _entry, _region_min, place_boxes
+from .sokoban_board import frozen_state, pi_corral
+from .sokoban_heuristic import box_columns, matching_cost
+from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HEAP, C_NODES,
+                            C_START, C_STATUS, C_TEPOCH, GROW, LIMIT, MAX_G, MAX_GENERATION,
+                            RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE, _T_FP_MASK, _T_GEN_SHIFT,
+                            _T_NODE_MASK)
 
 # slots of ``fctr`` (int64[N_FCOUNTERS]), the feature-space search's own counters
 F_NCELLS = 0   # cells created

@@ -9,8 +9,9 @@ import numpy as np
 from numba import njit
 
 from .grid import flood_fill, rng_below, rng_choose
-from .sokoban import (C_FILL2, C_GOAL, C_NODES, RUNNING, SOLVED, push_distances, reconstruct,
-                      search_run, search_start)
+from .sokoban import reconstruct, search_run, search_start
+from .sokoban_board import push_distances
+from .sokoban_state import C_FILL2, C_GOAL, C_NODES, RUNNING, SOLVED
 
 
 @njit(cache=True, _nrt=False)

@@ -16,7 +16,8 @@ changed rows.
 import numpy as np
 from numba import njit
 
-from .sokoban import _BIG, UNREACHABLE, box_columns
+from .sokoban_heuristic import box_columns
+from .sokoban_state import UNREACHABLE, _BIG
 
 
 @njit(cache=True, _nrt=False)

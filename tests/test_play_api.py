@@ -15,6 +15,8 @@ from levelforge.errors import ConfigError  # noqa: E402
 from levelforge.play.app import STATIC  # noqa: E402
 from levelforge.symmetry.board import mirror_point  # noqa: E402
 
+JSON = {"Content-Type": "application/json"}
+
 
 @pytest.fixture(scope="module")
 def batch_file(tmp_path_factory):
@@ -40,7 +42,7 @@ def _raw_get(base, path):
     """Status and body of a GET sent byte for byte (no client normalises the path)."""
     host, port = base.split("//")[1].rstrip("/").split(":")
     with socket.create_connection((host, int(port)), timeout=30) as sock:
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n"
                      .encode())
         data = b""
         while chunk := sock.recv(65536):
@@ -166,10 +168,11 @@ def test_server_survives_malformed_bodies_and_keeps_answering(client):
     for body in (b"not json", b"[1, 2]", json.dumps({"xsb": 3, "action": "u"}).encode(),
                  json.dumps({"xsb": "#@$.#", "action": "jump", "moves": ""}).encode(),
                  json.dumps({"xsb": "#####\n#@$.#\n#####", "action": "u", "moves": "lx"}).encode()):
-        response = client.post("/api/sokoban/move", content=body)
+        response = client.post("/api/sokoban/move", content=body,
+                               headers=JSON)
         assert response.status_code == 400, body
         assert response.json()["error"]
-    response = client.post("/api/symmetry/check", content=json.dumps(
+    response = client.post("/api/symmetry/check", headers=JSON, content=json.dumps(
         {"size": 3, "board_a": {"start": [0, 0], "goal": [2, 2]},
          "board_b": {"start": [2, 0], "goal": [0, 2]}, "path": [[0, 0], [9, 9]]}))
     assert response.status_code == 400 and "outside the 3x3 board" in response.json()["error"]

@@ -4,6 +4,8 @@ share link; a flag placed and removed; an inner cell refused; a drag that only t
 no-guess boards won by the hints alone, and their share links."""
 import json
 
+import pytest
+
 from browser import (  # noqa: F401  (fixtures)
     Finger, browser, open_page, server, shot, sokoban_batch, touched, wait_state, watched)
 from levelforge.mines import Assistant, Game, autoplay
@@ -331,3 +333,36 @@ def test_a_touch_drag_turns_the_view_and_opens_nothing(server, touched):
     page.wait_for_timeout(700)  # past the long press: a moved finger never flags
     assert page.evaluate("minesView.camera()") != before
     assert page.evaluate("minesView.view()")["status"] == "ready" and _version(page) == 0
+
+
+def test_a_hint_before_the_kernels_are_ready_says_the_assistant_is_being_prepared(
+        server, watched):
+    """The page asks /api/status before a hint: while the mines kernels are being prepared
+    (here the first two answers say so, as on a machine's first run) it shows the
+    progress, then gives the hint."""
+    page = watched.page
+    preparing = [{"state": "preparing", "kernels": 7, "seconds": 3.5},
+                 {"state": "preparing", "kernels": 12, "seconds": 4.0}]
+    seen = []
+
+    def status(route):
+        answer = route.fetch().json()
+        if preparing:
+            answer["systems"]["mines"] = preparing.pop(0)
+        route.fulfill(json=answer)
+
+    page.route("**/api/status", status)
+    page.goto(server + "mines?level=easy&seed=5")
+    wait_state(page, "ready")
+    _click(page, (2, 2, 0))
+    wait_state(page, "playing", "won")
+    if page.evaluate("document.body.dataset.state") == "won":
+        pytest.skip("the first click won this board")
+    page.click("#hint")
+    page.wait_for_selector("body[data-preparing=mines]")
+    seen.append(page.text_content("#status"))
+    page.wait_for_function("Number(document.body.dataset.hints || 0) > 0")
+    assert seen[0].startswith("Preparing the assistant (first run only): ")
+    assert "kernels compiled in" in seen[0]
+    assert page.evaluate("document.body.dataset.preparing") is None
+    assert page.evaluate("minesView.hint()")["status"] in ("moves", "stuck")

@@ -1,5 +1,7 @@
 """Sokoban in a real Chromium: levels solved by key presses replaying their proof, undo
 and restart, Microban, share links, the solver button and error messages in the page."""
+from urllib.parse import quote
+
 import pytest
 
 from browser import (  # noqa: F401  (fixtures)
@@ -154,7 +156,7 @@ def test_an_uploaded_malformed_xsb_file_shows_the_parsers_message(server, watche
     wait_state(page, "playing")
     page.click(".tabs [data-tab=custom]")
     path = tmp_path / "mine.xsb"
-    path.write_text("; one\n#####\n#@$.#\n#####\n\n; two\n######\n#@$$.#\n######\n")
+    path.write_text("; one\n######\n#@$$.#\n######\n\n; two\n#####\n#@$.#\n#####\n")
     page.set_input_files("#xsb-file", str(path))
     wait_state(page, "error")
     with pytest.raises(Exception) as exc:
@@ -196,3 +198,27 @@ def test_watch_page_follows_the_positions_a_program_sends(browser):
         assert [e for e in w.unexpected() if "ERR_CONNECTION_REFUSED" not in e] == []
     finally:
         w.page.context.close()
+
+
+def test_a_slow_answer_while_kernels_are_prepared_says_so_then_gives_the_answer(watched):
+    """A call not answered within a second, while the server prepares a system's kernels
+    (here the server's record says so, as on a machine's first run), shows the progress;
+    the answer then replaces it. A solve the server stops at its deadline is a limit."""
+    from levelforge import play
+    from test_play_limits import big_room
+
+    app = play.create_app(deadline=4)
+    with play.running(app=app) as url:
+        page = watched.page
+        page.goto(url + "sokoban/custom?xsb=" + quote(big_room()))
+        wait_state(page, "playing")
+        app.state.pool.systems["symmetry"].state = "preparing"
+        page.select_option("#time-limit", "10")
+        page.click("#solve")
+        page.wait_for_function("document.getElementById('status').textContent"
+                               ".startsWith('Preparing the kernels (first run only): "
+                               "symmetry (')")
+        page.wait_for_function("document.getElementById('status').textContent"
+                               ".startsWith('Solver:')")
+        assert page.locator("#status").text_content().startswith(
+            "Solver: limit. The server stopped the solver at its deadline (4000.0 ms)")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from levelforge import ConfigError, GenerationError
-from levelforge.engine import sokoban as K
+from levelforge.engine import sokoban_state as Ks
 from levelforge.engine import sokoban_generator as G
 from levelforge.seeding import item_seed
 from levelforge.sokoban import Generator, Solver, campaign, generate, load_xsb
@@ -86,7 +86,7 @@ def test_pull_then_push_back_is_the_identity(seed, w, h, nbox):
     region = naive.reachable(wset, before, (player % w, player // w))
     legal = {naive.pull(wset, before, q, letter) for q in region for letter in "ulrd"} - {None}
     state = np.array([np.uint64(seed)], np.uint64)
-    ctr = np.zeros(K.N_COUNTERS, np.int64)
+    ctr = np.zeros(Ks.N_COUNTERS, np.int64)
     newp = G._random_pull(walls, occ, w, player, state, np.zeros(n, np.int64), ctr,
                           np.zeros(n, np.int32), np.zeros(4 * n, np.int32))
     if newp < 0:

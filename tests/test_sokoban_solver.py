@@ -5,6 +5,9 @@ from hypothesis import given, settings, strategies as st
 
 from levelforge import ConfigError, InvalidMoveError
 from levelforge.engine import sokoban as K
+from levelforge.engine import sokoban_board as Kb
+from levelforge.engine import sokoban_heuristic as Kh
+from levelforge.engine import sokoban_state as Ks
 from levelforge.sokoban import Level, Solver, collections, replay, solve
 from levelforge.sokoban import solver as solver_mod
 from levelforge.sokoban.packing import packing_plan
@@ -92,7 +95,7 @@ def test_push_distances_and_dead_squares_match_naive(case):
     dist = np.empty((goal_cells.size, 4 * walls.size), np.int32)
     dead = np.empty(walls.size, np.uint8)
     compof = np.zeros(walls.size ** 2, np.int8)
-    K.push_distances(walls, goal_cells, w, dist, dead, np.zeros(12 * walls.size, np.int32),
+    Kb.push_distances(walls, goal_cells, w, dist, dead, np.zeros(12 * walls.size, np.int32),
                      np.zeros(walls.size, np.int64), compof)
     cells = [(c % w, c // w) for c in range(walls.size)]
     floor = [c for c in cells if c not in level.walls]
@@ -102,16 +105,16 @@ def test_push_distances_and_dead_squares_match_naive(case):
             if cell in level.walls:
                 continue
             d = naive.push_distance(level.walls, cell, goal, floor)
-            assert dist[k, 4 * c:4 * c + 4].min() == (K.UNREACHABLE if d == naive.INF else d)
+            assert dist[k, 4 * c:4 * c + 4].min() == (Ks.UNREACHABLE if d == naive.INF else d)
             if cell == goal:
                 continue
             for side, step in enumerate(naive.DIRS.values()):  # order u, l, r, d
                 start = naive.add(cell, step)
                 if start in level.walls:
-                    assert dist[k, 4 * c + side] == K.UNREACHABLE
+                    assert dist[k, 4 * c + side] == Ks.UNREACHABLE
                     continue
                 d = naive.push_distance(level.walls, cell, goal, [start])
-                assert dist[k, 4 * c + side] == (K.UNREACHABLE if d == naive.INF else d)
+                assert dist[k, 4 * c + side] == (Ks.UNREACHABLE if d == naive.INF else d)
     expected_dead = naive.dead_squares(level.walls, level.goals, cells)
     assert {cells[c] for c in np.flatnonzero(dead)} == expected_dead
 
@@ -127,16 +130,16 @@ def test_matching_heuristic_matches_brute_force_minimum(costs):
                      for k in range(n)], np.int32)
     work = [np.zeros(n + 1, np.int64) for _ in range(6)]
     best_side = -np.arange(1, n + 1)  # -(cell + 1): the best side
-    assert K.matching_cost(best_side, n, dist, *work) == naive.matching(costs)
+    assert Kh.matching_cost(best_side, n, dist, *work) == naive.matching(costs)
     side2 = 4 * np.arange(n) + 2  # side 2 of every box: 2 more each
-    assert K.matching_cost(side2, n, dist, *work) == naive.matching(costs) + 2 * n
+    assert Kh.matching_cost(side2, n, dist, *work) == naive.matching(costs) + 2 * n
 
 
 def test_matching_heuristic_reports_no_matching_as_unreachable():
-    big = K.UNREACHABLE
+    big = Ks.UNREACHABLE
     dist = np.array([[1] * 4 + [2] * 4, [big] * 8], np.int32)  # goal 1: unreachable
     work = [np.zeros(3, np.int64) for _ in range(6)]
-    assert K.matching_cost(np.array([-1, -2]), 2, dist, *work) >= big
+    assert Kh.matching_cost(np.array([-1, -2]), 2, dist, *work) >= big
 
 
 @pytest.mark.parametrize("case", range(120))
@@ -155,7 +158,7 @@ def test_freeze_deadlock_matches_naive_and_is_sound(case):
     tmp = np.zeros(walls.size, np.uint8)
     fstack = np.zeros(len(level.boxes) + 1, np.int64)
     for (x, y) in level.boxes:
-        got = K.frozen_state(y * w + x, walls, boxes, dead, goals, tmp, w, fstack)
+        got = Kb.frozen_state(y * w + x, walls, boxes, dead, goals, tmp, w, fstack)
         assert got == naive.frozen(level.walls, level.boxes, level.goals, dead_set, (x, y))
         assert not tmp.any()
         if got == 2:  # a frozen box off its goal: no solution exists
@@ -330,8 +333,8 @@ def kernel_pi_corral(level, dead_set):
     for x, y in naive.reachable(level.walls, level.boxes, level.player):
         stamp[y * w + x] = 1
     stamp2 = np.zeros(walls.size, np.int64)
-    chosen = K.pi_corral(pool, 0, len(order), walls, goals, boxes, dead, stamp, 1, w,
-                         stamp2, np.zeros(K.N_COUNTERS, np.int64),
+    chosen = Kb.pi_corral(pool, 0, len(order), walls, goals, boxes, dead, stamp, 1, w,
+                         stamp2, np.zeros(Ks.N_COUNTERS, np.int64),
                          np.zeros(walls.size, np.int32))
     if chosen < 0:
         return None
@@ -414,7 +417,7 @@ def test_child_normalisation_without_full_fill_matches_naive_region(case):
         stamp[y * w + x] = 1
     pnorm = min(y * w + x for x, y in region)
     stamp2 = np.zeros(walls.size, np.int64)
-    ctr = np.zeros(K.N_COUNTERS, np.int64)
+    ctr = np.zeros(Ks.N_COUNTERS, np.int64)
     queue2 = np.zeros(walls.size, np.int32)
     for b in level.boxes:
         for step in naive.DIRS.values():
@@ -545,9 +548,9 @@ def test_transposition_generations_restart_with_a_cleared_table():
     solver = Solver(max_nodes=10_000)
     level = MICROBAN[1]
     first = solver.solve(level)
-    solver.workspace.ctr[K.C_TEPOCH] = K.MAX_GENERATION  # the next search wraps
+    solver.workspace.ctr[Ks.C_TEPOCH] = Ks.MAX_GENERATION  # the next search wraps
     again = solver.solve(level)
-    assert solver.workspace.ctr[K.C_TEPOCH] == 1
+    assert solver.workspace.ctr[Ks.C_TEPOCH] == 1
     assert (again.pushes, again.nodes) == (first.pushes, first.nodes)
     assert solver.solve(level).nodes == first.nodes
 

@@ -8,7 +8,9 @@ from collections import deque
 import numpy as np
 import pytest
 
-from levelforge.engine import sokoban as K
+from levelforge.engine import sokoban_board as Kb
+from levelforge.engine import sokoban_heuristic as Kh
+from levelforge.engine import sokoban_state as Ks
 from levelforge.engine import sokoban_match as M
 from levelforge.sokoban import Level, Solver, generate
 from levelforge.sokoban.fess import FessWorkspace, packing_order
@@ -137,7 +139,7 @@ def test_incremental_matching_equals_fresh_matching(case):
     dist = np.empty((nbox, 4 * n), np.int32)
     dead = np.empty(n, np.uint8)
     compof = np.zeros(n * n, np.int8)
-    K.push_distances(walls, goal_cells, width, dist, dead, np.zeros(12 * n, np.int32),
+    Kb.push_distances(walls, goal_cells, width, dist, dead, np.zeros(12 * n, np.int32),
                      np.zeros(n, np.int64), compof)
     floor = np.flatnonzero(walls == 0)
     mw = np.zeros(8 * (nbox + 1), np.int64)
@@ -148,20 +150,20 @@ def test_incremental_matching_equals_fresh_matching(case):
         boxes = np.sort(pick[:nbox]).astype(np.int16)
         player = int(pick[nbox])
         parent = M.parent_matching(boxes, 0, nbox, player, compof, n, dist, mw, *work[3:])
-        K.box_columns(boxes, nbox, player, compof, n, cols)
-        assert parent == K.matching_cost(cols, nbox, dist, *work)
+        Kh.box_columns(boxes, nbox, player, compof, n, cols)
+        assert parent == Kh.matching_cost(cols, nbox, dist, *work)
         for i in range(nbox):
             t = int(rng.choice(pick[nbox:]))  # any free cell, with any new player cell
             norm = int(rng.choice(pick[nbox:]))
             got = M.child_matching(boxes, 0, nbox, i, t, norm, compof, n, dist, mw, *work)
             child = boxes.copy()
             child[i] = t
-            K.box_columns(child, nbox, norm, compof, n, cols)
-            fresh = K.matching_cost(cols, nbox, dist, *work)
+            Kh.box_columns(child, nbox, norm, compof, n, cols)
+            fresh = Kh.matching_cost(cols, nbox, dist, *work)
             costs = [[int(dist[g, c]) if c >= 0 else int(dist[g, 4 * (-c - 1):4 * (-c)].min())
                       for g in range(nbox)] for c in cols]
-            brute = min(naive.matching(costs), K.UNREACHABLE)
-            assert min(got, K.UNREACHABLE) == min(fresh, K.UNREACHABLE) == brute
+            brute = min(naive.matching(costs), Ks.UNREACHABLE)
+            assert min(got, Ks.UNREACHABLE) == min(fresh, Ks.UNREACHABLE) == brute
 
 
 # --------------------------------------------------------------------------- search

@@ -7,7 +7,7 @@ from numba import njit
 
 from levelforge import batch
 from levelforge.cli import main
-from levelforge.warmup import CompileNotice
+from levelforge.compile_notice import CompileNotice
 
 from batch_toys import Toy
 

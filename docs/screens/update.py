@@ -1,4 +1,5 @@
-"""Copy the browser tests' screenshots into docs/screens/ as small palette PNGs for the README.
+"""Copy the browser tests' screenshots into docs/screens/ as small palette PNGs for the README
+and the documentation pages (docs/index.md, getting-started.md, guide/play.md).
 
     pytest -q tests/test_play_*.py && python docs/screens/update.py   # needs Pillow
 

@@ -15,7 +15,7 @@ import sys
 
 from . import __version__
 from .errors import ConfigError, LevelforgeError
-from .warmup import CompileNotice
+from .compile_notice import CompileNotice
 
 SYSTEMS = {
     "sokoban": "box-pushing levels: generate, solve, dataset",

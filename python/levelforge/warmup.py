@@ -4,9 +4,9 @@ them from Numba's cache (every later run), and say so while it happens.
 The kernels are ``@njit(cache=True)``: the first process that needs one compiles it and
 writes it to the cache (``__pycache__`` next to the engine, or ``NUMBA_CACHE_DIR``);
 later processes load it in a fraction of the time. :func:`warm_up` does this ahead of
-time for whole systems (the ``levelforge warm-up`` command); :class:`CompileNotice`
-prints "compiling kernels, first run only" the moment Numba starts compiling, so the
-first run never looks hung.
+time for whole systems (the ``levelforge warm-up`` command);
+:class:`~levelforge.compile_notice.CompileNotice` prints "compiling kernels, first run
+only" the moment Numba starts compiling, so the first run never looks hung.
 
 >>> from levelforge.warmup import SYSTEMS, warm_up
 >>> sorted(SYSTEMS)
@@ -17,8 +17,8 @@ first run never looks hung.
 import sys
 from dataclasses import dataclass
 
+from .compile_notice import CompileNotice
 from .errors import ConfigError
-from .timing import ms_since, now_ns
 
 
 def _sokoban():
@@ -54,62 +54,6 @@ def _defense():
 
 SYSTEMS = {"sokoban": _sokoban, "symmetry": _symmetry, "mines": _mines, "defense": _defense}
 """What each system's warm-up runs: the kernels its API and commands use."""
-
-
-_ACTIVE = []  # the notices open now, outermost first: only one of them prints
-
-
-class CompileNotice:
-    """A context manager that prints ``message`` once, when Numba starts compiling a
-    kernel inside it (a cache miss), and records whether anything was compiled. Inside
-    another enabled notice (e.g. the CLI's around a batch run's) only the outer one prints.
-
-    >>> import io
-    >>> out = io.StringIO()
-    >>> with CompileNotice(stream=out) as notice:
-    ...     pass
-    >>> notice.compiled, out.getvalue()
-    (False, '')
-    """
-
-    def __init__(self, message="compiling kernels, first run only (they are cached for "
-                               "later runs) ...", stream=None, enabled=True):
-        self.message = message
-        self.stream = stream
-        self.enabled = enabled
-        self.compiled = False
-        self.seconds = 0.0
-        self._start = None
-        self._listener = None
-
-    def __enter__(self):
-        from numba.core import event
-
-        notice = self
-
-        class _Listener(event.Listener):
-            def on_start(self, ev):
-                if not notice.compiled:
-                    notice.compiled = True
-                    speaker = next((n for n in _ACTIVE if n.enabled), None)
-                    if speaker is notice:
-                        print(notice.message, file=notice.stream or sys.stderr, flush=True)
-
-            def on_end(self, ev):
-                pass
-
-        self._listener = _Listener()
-        event.register("numba:compile", self._listener)
-        _ACTIVE.append(self)
-        self._start = now_ns()
-        return self
-
-    def __exit__(self, *exc):
-        from numba.core import event
-
-        event.unregister("numba:compile", self._listener)
-        _ACTIVE.remove(self)
-        self.seconds = ms_since(self._start) / 1e3
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,10 @@ def make_generator(name, config):
     """The generator object called ``name``, built from a configuration dict; an unknown
     key is refused with the list of valid ones.
 
-    >>> make_generator("sokoban", {"wdith": 9})
+    >>> make_generator("sokoban", {"wdith": 9})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    levelforge.errors.ConfigError: --config: unknown key 'wdith' for sokoban; valid keys: width, height, boxes, pushes, inner_walls, rebuilds, max_pulls, every, node_cap, skip, spread, rules
+    levelforge.errors.ConfigError: --config: unknown key 'wdith' for sokoban; valid keys: width, height, boxes, pushes, inner_walls, ..., method, effort, room
     """
     module, cls = GENERATORS[name]
     factory = getattr(importlib.import_module(module), cls)

@@ -14,8 +14,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 
 from ..errors import ConfigError
+from ..processes import die_with_parent
 from ..textfile import read_text
-from .pool import die_with_parent
 
 SCHEDULER_TIMEOUT = 5
 """Seconds to reach a Dask scheduler before giving up."""

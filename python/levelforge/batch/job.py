@@ -14,7 +14,7 @@ from ..errors import ConfigError, LevelforgeError
 from ..progress import progress as _progress
 from ..seeding import check_seed
 from ..timing import ms_since, now_ns
-from ..warmup import CompileNotice
+from ..compile_notice import CompileNotice
 from .output import format_for
 from .pool import Chunk, Interrupted, Pool, format_items
 from .runner import (BatchGenerator, ChunkPlanner, _warm, check_chunk_size, check_count, check_generator,

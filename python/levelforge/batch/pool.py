@@ -18,16 +18,15 @@ What the parent and its workers promise each other:
 - Workers are forked after the parent compiled the kernels (where ``fork`` is safe:
   Linux), so they start with the compiled code; elsewhere they load Numba's cache.
 """
-import ctypes
 import multiprocessing
 import os
 import signal
 import sys
-import threading
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 
 from ..errors import BatchItemError, WorkerError
+from ..processes import die_with_parent
 from ..timing import now_ns
 from .output import FORMATS
 from .runner import ChunkPlanner, _item, _warm
@@ -67,28 +66,6 @@ def format_items(generator, fmt, config, timings, start, results):
     summarize = getattr(generator, "summarize", None)
     figures = summarize(datas) if summarize is not None and datas else {}
     return Chunk(start, text, tuple(r.elapsed_ms for r in results), figures)
-
-
-def die_with_parent(parent):
-    """Make this process exit when ``parent`` does (Linux: the kernel's parent-death
-    signal, which works even while a kernel holds the GIL; elsewhere: a watchdog)."""
-    armed = False
-    if sys.platform.startswith("linux"):
-        try:
-            armed = ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0) == 0  # PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before the line above ran
-        os._exit(1)
-    if armed:
-        return
-
-    def watch():
-        while os.getppid() == parent:
-            threading.Event().wait(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
 
 
 def _worker(conn, others, parent, generator, seed, fmt, config, timings):

@@ -80,8 +80,8 @@ def route(blocked: npt.ArrayLike, target: Sequence[int],
 
 
 class CutWorkspace:
-    """Reusable work arrays for :func:`cut_cells` on grids of one shape (no allocation
-    per call).
+    """Reusable work arrays for :func:`~levelforge.defense.cut_cells` on grids of one
+    shape (no allocation per call).
 
     >>> ws = CutWorkspace(3, 4)
     >>> int(cut_cells(np.zeros((3, 4), bool), (0, 0), [(3, 2)], workspace=ws).sum())

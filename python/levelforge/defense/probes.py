@@ -269,7 +269,7 @@ def probe_campaign(scenario: Scenario | None = None, seeds: Iterable[int] = (0, 
     """From every pair that survives wave 1, add one legal, affordable cannon in each
     later build phase and play every wave, for each seed (default one of each parity).
 
-    ``pairs`` may pass a :class:`PairsResult` computed before (its seed must not matter:
+    ``pairs`` may pass a :class:`~levelforge.defense.probes.PairsResult` computed before (its seed must not matter:
     only the final wave depends on the seed).
 
     >>> import dataclasses

@@ -37,7 +37,9 @@ ENTRANCES = ("A", "B")
 KINDS = ("skiff", "armoured")
 BUILDINGS = ("cannon", "wall")
 ENTRY_MODES = ("A", "B", "alternate")
-VARIANTS = ("aab",)  # lighthouse_aab.toml: the design's earlier wave order A -> A -> both
+VARIANTS = ("aab",)
+"""Variants shipped beside the lighthouse scenario: ``"aab"`` (``lighthouse_aab.toml``)
+is the design's earlier wave order A -> A -> both."""
 
 
 @dataclass(frozen=True)
@@ -244,7 +246,7 @@ class Scenario:
     @classmethod
     def lighthouse(cls, variant: str | None = None) -> "Scenario":
         """The shipped default scenario (``lighthouse.toml``), or one of its shipped
-        variants (``lighthouse_<variant>.toml``; see :data:`VARIANTS`).
+        variants (``lighthouse_<variant>.toml``; see :data:`~levelforge.defense.scenario.VARIANTS`).
 
         >>> Scenario.lighthouse().name, Scenario.lighthouse("aab").waves[1].entrance
         ('lighthouse', 'A')

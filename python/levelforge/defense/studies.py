@@ -315,7 +315,7 @@ def probe_barrier_timing(scenario: Scenario | None = None, seeds: Iterable[int] 
                          executor: Executor | None = None,
                          campaign: CampaignResult | None = None,
                          show_progress: bool = False) -> BarrierTimingResult:
-    """The barrier-timing study on the region representatives (see :func:`representatives`)
+    """The barrier-timing study on the region representatives (see :func:`~levelforge.defense.studies.representatives`)
     plus the scenario's reference plan (if it has one).
 
     ``campaign`` may pass a :class:`~levelforge.defense.probes.CampaignResult` of the same

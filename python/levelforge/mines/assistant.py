@@ -90,14 +90,15 @@ class Assistant:
     skipped, and so is one whose count needs more than ``max_nodes`` states (the
     distinct partial counts of a frontier dynamic programme; two orders of the groups are
     tried, each with a sixteenth of the budget, then with all of it). Skipped components
-    are counted in :attr:`Analysis.skipped`, never guessed.
+    are counted in ``Analysis.skipped``, never guessed.
 
     ``complete=True`` lifts the cell cap and raises the state budget to
-    :data:`COMPLETE_NODES` per component (unless ``max_nodes`` is given): every cell
-    that the public information proves is then found, within that budget. A component
-    whose count is over the budget is still searched for certain cells, within the same
-    budget: depth-first searches for solutions, and for each group windows of up to 4
-    rows around it (a window with no solution proves the group certain). What that
+    :data:`~levelforge.mines.assistant.COMPLETE_NODES` per component (unless
+    ``max_nodes`` is given): every cell that the public information proves is then
+    found, within that budget. A component whose count is over the budget is still
+    searched for certain cells, within the same budget: depth-first searches for
+    solutions, and for each group windows of up to 4 rows around it (a window with no
+    solution proves the group certain). What that
     search proves is sound, but it may miss cells; the component is counted in
     ``skipped`` and its probabilities are unknown. The assistant owns its work arrays and
     reuses them from call to call.
@@ -147,7 +148,7 @@ class Assistant:
             self._ws.witness()
 
     def analyze(self, obs: PublicObservation, exact: bool = False) -> Analysis:
-        """Prove what the public ``obs`` allows; returns an :class:`Analysis`.
+        """Prove what the public ``obs`` allows; returns an :class:`~levelforge.mines.Analysis`.
 
         With ``exact=True`` interchangeable cells are merged into weighted groups (the
         cap then counts groups) and the global mine count is combined across components:
@@ -236,12 +237,13 @@ class AutoplayResult:
 
 GUESS_RULES = (None, "best", "safest", "lookahead", "endgame")
 """``autoplay``'s guess rules: None (never guess, the design's assistant), ``safest``
-(:func:`best_guess`), ``lookahead`` or ``endgame`` (that idea of :class:`GuessPolicy`
-over the safest cell) and ``best`` (both)."""
+(:func:`~levelforge.mines.best_guess`), ``lookahead`` or ``endgame`` (that idea of
+:class:`~levelforge.mines.GuessPolicy` over the safest cell) and ``best`` (both)."""
 
 
 def guess_policy(rule: Literal["best", "safest", "lookahead", "endgame"]) -> GuessPolicy:
-    """The :class:`GuessPolicy` of a guess rule of :data:`GUESS_RULES`.
+    """The :class:`~levelforge.mines.GuessPolicy` of a guess rule (one of
+    :data:`~levelforge.mines.GUESS_RULES` but None).
 
     >>> guess_policy("lookahead").to_dict()
     {'lookahead': True, 'endgame': False}
@@ -262,7 +264,7 @@ def autoplay(game: Game, assistant: Assistant | None = None, start: Sequence[int
     assistant once and plays every proved move still legal (opens first, then flags).
     With a ``guess`` rule (for solver benchmarks; the design's assistant never guesses)
     a stuck round asks for exact probabilities and opens the rule's guess instead
-    (:data:`GUESS_RULES`; ``best`` is the strongest, ``safest`` the lowest mine
+    (:data:`~levelforge.mines.GUESS_RULES`; ``best`` is the strongest, ``safest`` the lowest mine
     probability). The guess reads the public observation only.
 
     >>> from levelforge.mines import Game

@@ -1,22 +1,22 @@
 """Guessing when no move is certain: the safest cell, one ply of look-ahead, an exact endgame.
 
 Everything here reads the public observation only. Three ideas, each a switch of
-:class:`GuessPolicy` (``autoplay(guess=...)`` names the four combinations):
+:class:`~levelforge.mines.GuessPolicy` (``autoplay(guess=...)`` names the four combinations):
 
-- **safest** (:func:`best_guess`): the lowest exact mine probability, ties to the cell most
-  likely to show a 0.
-- **look-ahead**: among the near-safest cells (within :data:`MARGIN` of the lowest mine
-  probability, at most :data:`CANDIDATES` of them), each cell is opened in thought with
+- **safest** (:func:`~levelforge.mines.best_guess`): the lowest exact mine probability,
+  ties to the cell most likely to show a 0.
+- **look-ahead**: among the near-safest cells (within ``MARGIN`` of the lowest mine
+  probability, at most ``CANDIDATES`` of them), each cell is opened in thought with
   every number it can show. The exact counting of the position with that number gives the
   probability ``P(safe and shows v)`` (a ratio of placement counts) and what the number
   proves: if some selectable cell becomes safe, the guess made progress; if not, the next
   guess must be taken blind, at the best safety left. The cell of largest
   ``sum_v P(safe, v) * (1 if progress else next safety)`` is opened.
-- **endgame**: when the observation allows at most :data:`ENDGAME_SOLUTIONS` placements
-  over at most :data:`ENDGAME_CELLS` closed cells, every placement is enumerated and the
+- **endgame**: when the observation allows at most ``ENDGAME_SOLUTIONS`` placements
+  over at most ``ENDGAME_CELLS`` closed cells, every placement is enumerated and the
   move that maximises the exact probability of winning is found by a search over
   information states (the set of placements still possible and the cells opened), with
-  memoisation, within :data:`ENDGAME_NODES` openings of a cell in a placement (past it,
+  memoisation, within ``ENDGAME_NODES`` openings of a cell in a placement (past it,
   a limit: the look-ahead decides).
 """
 from __future__ import annotations
@@ -114,10 +114,11 @@ class GuessPolicy:
     """The guess ``autoplay`` opens when no move is certain (public information only).
 
     ``lookahead`` and ``endgame`` switch the two ideas of the module on; with both off this
-    is :func:`best_guess`. :meth:`choose` needs an exact analysis of the observation; the
-    positions a guess may lead to are counted by the policy's own assistant, with no cell
-    cap and :data:`LOOKAHEAD_NODES` states per component (a count over that budget leaves
-    that guess to the safest cell).
+    is :func:`~levelforge.mines.best_guess`. :meth:`~levelforge.mines.GuessPolicy.choose`
+    needs an exact analysis of the observation; the positions a guess may lead to are
+    counted by the policy's own assistant, with no cell cap and ``LOOKAHEAD_NODES``
+    states per component (a count over that budget leaves that guess to the safest
+    cell).
 
     >>> from levelforge.mines import Assistant, Game
     >>> game = Game("9x9x1-10", seed=1)
@@ -227,13 +228,13 @@ def endgame_move(obs: PublicObservation, max_nodes: int | None = None) -> Cell |
     """The guess that maximises the exact probability of winning, or None (over the caps).
 
     Enumerates every placement of the remaining mines on the closed unflagged cells that
-    the numbers allow (None past :data:`ENDGAME_SOLUTIONS` placements, past
-    :data:`ENDGAME_CELLS` cells or past :data:`ENUMERATION_NODES` steps), then searches
+    the numbers allow (None past ``ENDGAME_SOLUTIONS`` placements, past
+    ``ENDGAME_CELLS`` cells or past ``ENUMERATION_NODES`` steps), then searches
     the information states: a certain safe selectable cell is opened at once (free
     information), certain mines are flagged (in 3-D a flag exposes the cells below it),
     otherwise every selectable cell that is not certain is tried, each number it may show
     (and the cells a 0 opens) splitting the placements. Returns None past ``max_nodes``
-    openings of a cell in a placement (default :data:`ENDGAME_NODES`; a limit) too.
+    openings of a cell in a placement (default ``ENDGAME_NODES``; a limit) too.
 
     >>> from levelforge.mines import Game
     >>> game = Game("5x4x1-5", seed=0)

@@ -19,16 +19,22 @@ def main(argv=None, prog="levelforge play"):
                         ".jsonl from `levelforge batch`) or a defense scenario (.toml, .json)")
     parser.add_argument("--port", type=int, default=0, help="port (default: a free one)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes for engine "
+                        "work (default: 2; solves and generators use all but one, moves the "
+                        "last)")
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error(f"--port must be in [0, 65535], got {args.port}")
+    if not 1 <= args.workers <= 64:
+        parser.error(f"--workers must be in [1, 64], got {args.workers}")
     try:
         from .server import serve
     except ImportError as exc:
         parser.exit(2, f"{prog}: error: {exc.name} is missing: install the play extra, "
                        f"pip install 'levelforge[play]'\n")
     try:
-        serve(args.file, port=args.port, open_browser=not args.no_browser)
+        serve(args.file, port=args.port, open_browser=not args.no_browser,
+              workers=args.workers)
     except OSError as exc:
         parser.exit(2, f"{prog}: error: cannot listen on port {args.port}: {exc.strerror}\n")
     return 0

@@ -19,6 +19,8 @@ from .query import REQUIRED, Query, parse_body
 
 MAX_FRAMES = 2000
 """Most frames one fight request returns."""
+MAX_STEP = 100_000
+"""Most ticks between two frames of a fight."""
 
 
 def _scenario_data(s):
@@ -102,8 +104,9 @@ def fight(games, body):
     data = parse_body(body, {"game": (str, REQUIRED), "step": (int, 1),
                              "frames": (int, 60)}, "fight")
     defense = games.get(data["game"])
-    if not 1 <= data["frames"] <= MAX_FRAMES:
-        raise ConfigError(f"fight: frames must be in [1, {MAX_FRAMES}], got {data['frames']}")
+    for name, most in (("frames", MAX_FRAMES), ("step", MAX_STEP)):
+        if not 1 <= data[name] <= most:
+            raise ConfigError(f"fight: {name} must be in [1, {most}], got {data[name]}")
     if defense.phase not in ("build", "fight"):
         raise ConfigError(f"fight: no wave to play (phase is {defense.phase})")
     shown = [f.to_dict() for f in frames(defense, data["step"], data["frames"])]

@@ -17,7 +17,7 @@ False
 """
 import math
 
-from ..errors import ConfigError, InvalidMoveError
+from ..errors import ConfigError, GenerationError, InvalidMoveError
 from ..mines import Assistant, Game
 from .query import REQUIRED, Query, parse_body
 
@@ -54,9 +54,19 @@ def new_game(games, query):
     if start is None:
         game = Game(level, seed, no_guess)
     else:
-        game = Game.from_share_code(f"seed={seed}&level={level}&start={start}"
-                                    f"&no_guess={no_guess}")
+        game = _no_guess(lambda: Game.from_share_code(
+            f"seed={seed}&level={level}&start={start}&no_guess={no_guess}"), level, start)
     return {"game": games.add(game), **view(game)}
+
+
+def _no_guess(make, level, start):
+    """``make()``, with a no-guess board that cannot be made said in the player's terms."""
+    try:
+        return make()
+    except GenerationError:
+        raise ConfigError(f"no no-guess board {level} opening at {start} could be made (a "
+                          "board this dense may have none that certain moves win): choose "
+                          "fewer mines or an ordinary board") from None
 
 
 def act(games, body):
@@ -68,8 +78,10 @@ def act(games, body):
     if data["action"] not in ("open", "flag", "chord"):
         raise ConfigError(f"act: unknown action {data['action']!r}; use open, flag or chord")
     refused = None
+    cell = tuple(data["cell"])
     try:
-        getattr(game, data["action"])(tuple(data["cell"]))
+        _no_guess(lambda: getattr(game, data["action"])(cell), game.level.name,
+                  ",".join(map(str, cell)))
     except InvalidMoveError as exc:
         refused = str(exc)
     return {"refused": refused, **view(game)}

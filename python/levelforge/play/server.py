@@ -9,17 +9,55 @@ thread for notebooks, scripts and tests.
 (True, 2)
 """
 import contextlib
+import json
 import socket
 import sys
 import threading
 import time
 import webbrowser
 
+import h11
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .app import create_app
+from .guard import allowed_hosts
+from .query import MAX_BODY
 
 HOST = "127.0.0.1"
+MAX_HEAD = MAX_BODY + (64 << 10)
+"""Largest request line and headers read, in bytes: a pasted level in a URL up to the
+body limit reaches the application (which answers in JSON); beyond it, the protocol's
+own 400, in JSON too."""
+STOP_SECONDS = 1
+"""Seconds the server waits for open requests when stopping (their work is killed)."""
+
+
+class _JsonH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with its 400 for unreadable requests in JSON."""
+
+    def send_400_response(self, msg):
+        body = json.dumps({"error": "the request could not be read: it is not valid "
+                                    "HTTP/1.1, or its URL and headers are over "
+                                    f"{MAX_HEAD} bytes"}).encode()
+        for event in (h11.Response(status_code=400, reason=b"Bad Request", headers=[
+                          (b"content-type", b"application/json"),
+                          (b"content-length", str(len(body)).encode()),
+                          (b"connection", b"close")]),
+                      h11.Data(data=body), h11.EndOfMessage()):
+            self.transport.write(self.conn.send(event))
+        self.transport.close()
+
+
+class _Server(uvicorn.Server):
+    """A uvicorn server that stops its engine work at once on Ctrl-C or SIGTERM (a
+    request waiting for a worker would otherwise hold the shutdown)."""
+
+    def handle_exit(self, sig, frame):
+        super().handle_exit(sig, frame)
+        pool = self.config.app.state.pool
+        if pool.loop is not None:
+            pool.loop.call_soon_threadsafe(pool.close)
 
 
 def _socket(port):
@@ -33,19 +71,24 @@ def _socket(port):
     return sock
 
 
-def _server(app):
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
-    return uvicorn.Server(config)
+def _server(app, sock):
+    app.state.hosts = allowed_hosts(sock.getsockname()[1])
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                            http=_JsonH11, h11_max_incomplete_event_size=MAX_HEAD,
+                            timeout_graceful_shutdown=STOP_SECONDS)
+    return _Server(config)
 
 
-def serve(file=None, port=0, open_browser=True, path=None, out=sys.stdout):
-    """Serve the games on ``127.0.0.1:port`` (0: a free port) until Ctrl-C.
+def serve(file=None, port=0, open_browser=True, path=None, out=sys.stdout, workers=None):
+    """Serve the games on ``127.0.0.1:port`` (0: a free port) until Ctrl-C or SIGTERM.
 
     ``file`` is a level file for the gallery or a defense scenario; the browser opens at
     ``path`` (default: the gallery, or the defense game for a scenario, when a file is
-    given, else the start page). Prints the URL to ``out``.
+    given, else the start page). Prints the URL and the log to ``out``. Engine work runs
+    in ``workers`` processes (default 2).
     """
-    app = create_app(file)
+    extra = {} if workers is None else {"workers": workers}
+    app = create_app(file, log=lambda line: print(line, file=out, flush=True), **extra)
     sock = _socket(port)
     url = f"http://{HOST}:{sock.getsockname()[1]}/"
     if path is None:
@@ -58,7 +101,7 @@ def serve(file=None, port=0, open_browser=True, path=None, out=sys.stdout):
     if open_browser:
         webbrowser.open(url + start)
     try:
-        _server(app).run(sockets=[sock])
+        _server(app, sock).run(sockets=[sock])
     except KeyboardInterrupt:  # Ctrl-C is how this server is meant to stop
         pass
     print("levelforge play: stopped", file=out, flush=True)
@@ -71,7 +114,7 @@ def running(file=None, timeout=30.0, app=None):
     not start within ``timeout`` s."""
     app = create_app(file) if app is None else app
     sock = _socket(0)
-    server = _server(app)
+    server = _server(app, sock)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

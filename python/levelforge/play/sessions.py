@@ -17,6 +17,8 @@ from ..errors import ConfigError
 
 KEEP = 64
 """Games kept per kind; the least recently used is forgotten first."""
+MISSING = "no such game here (it ended or was forgotten): start a new one"
+"""The answer to a game id the server does not hold."""
 
 
 class Sessions:
@@ -29,14 +31,23 @@ class Sessions:
     def add(self, game):
         """Keep ``game``; returns its new id."""
         key = secrets.token_urlsafe(12)
-        self._games[key] = game
-        while len(self._games) > self.keep:
-            self._games.popitem(last=False)
+        self.put(key, game)
         return key
 
     def get(self, key):
         """The game with id ``key``."""
         if not isinstance(key, str) or key not in self._games:
-            raise ConfigError("no such game here (it ended or was forgotten): start a new one")
+            raise ConfigError(MISSING)
         self._games.move_to_end(key)
         return self._games[key]
+
+    def peek(self, key):
+        """The game with id ``key``, or None."""
+        return self._games.get(key) if isinstance(key, str) else None
+
+    def put(self, key, game):
+        """Keep ``game`` under ``key`` (a game a worker made or played)."""
+        self._games[key] = game
+        self._games.move_to_end(key)
+        while len(self._games) > self.keep:
+            self._games.popitem(last=False)

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from ..errors import ConfigError, InvalidMoveError
 from ..sokoban import campaign, collections, generate, read_xsb, replay, solve
+from ..sokoban.level import _is_board_line
 from .query import REQUIRED, Query, parse_body, parse_int
 
 OPTIMAL_TIME_LIMIT = 10.0
@@ -30,13 +31,25 @@ _GENERATE = ("seed", "width", "height", "boxes", "inner_walls", "pushes")
 
 
 def _level_from_xsb(text, where, number=1):
+    """Level ``number`` (1-based) of XSB text: only that level is parsed (a pasted
+    collection may hold thousands), with the line numbers of the whole text in errors."""
     if not isinstance(text, str) or not text.strip():
         raise ConfigError(f"{where}: no XSB text given")
-    levels = read_xsb(text)
-    if not 1 <= number <= len(levels):
-        raise ConfigError(f"{where}: the text holds {len(levels)} level(s); there is no level "
-                          f"{number}")
-    return levels[number - 1]
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    found, notes, i = 0, 0, 0  # levels seen, first line after the previous board
+    while i < len(lines):
+        if not _is_board_line(lines[i]):
+            i += 1
+            continue
+        while i < len(lines) and _is_board_line(lines[i]):
+            i += 1
+        found += 1
+        if found == number:
+            return read_xsb("\n" * notes + "\n".join(lines[notes:i]))[0]
+        notes = i
+    if not found:
+        read_xsb(text)  # the parser's own message for text without a level
+    raise ConfigError(f"{where}: the text holds {found} level(s); there is no level {number}")
 
 
 def _state(level, moves):
@@ -156,9 +169,14 @@ def move_state(xsb, moves, action):
 
 @lru_cache(maxsize=256)
 def optimal(rows):
-    """The solver's verdict on the level with these board rows (cached), as a dict."""
+    """The solver's verdict on the level with these board rows (cached), as a dict;
+    ``limit`` with a ``message`` for a level beyond the solver's size limits."""
     level = read_xsb("\n".join(rows))[0]
-    result = solve(level, time_limit=OPTIMAL_TIME_LIMIT)
+    try:
+        result = solve(level, time_limit=OPTIMAL_TIME_LIMIT)
+    except ConfigError as exc:
+        return {"status": "limit", "pushes": None, "time_limit": OPTIMAL_TIME_LIMIT,
+                "elapsed_ms": 0.0, "message": str(exc)}
     return {"status": result.status, "pushes": result.pushes,
             "time_limit": OPTIMAL_TIME_LIMIT, "elapsed_ms": result.elapsed_ms}
 

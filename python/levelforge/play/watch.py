@@ -42,7 +42,7 @@ class Viewer:
         shown = {"version": self._version, "caption": str(caption),
                  "svg": level.to_svg(cell=CELL)}
         if self._server is None:
-            self._app = create_app()
+            self._app = create_app(workers=0)  # it shows positions: no engine work
             self._app.state.watch = shown
             self._server = running(app=self._app)
             self.url = self._server.__enter__()

@@ -11,10 +11,11 @@ True
 from .generator import GenerateResult, Generator, campaign, generate
 from . import collections
 from .boxoban import load_boxoban, read_boxoban
+from .difficulty import Difficulty, difficulty
 from .level import Level, load_xsb, read_xsb
 from .replay import replay
 from .solver import SolveResult, Solver, solve
 
-__all__ = ["GenerateResult", "Generator", "Level", "SolveResult", "Solver", "campaign",
-           "collections", "generate", "load_boxoban", "load_xsb", "read_boxoban", "read_xsb",
-           "replay", "solve"]
+__all__ = ["Difficulty", "GenerateResult", "Generator", "Level", "SolveResult", "Solver",
+           "campaign", "collections", "difficulty", "generate", "load_boxoban", "load_xsb",
+           "read_boxoban", "read_xsb", "replay", "solve"]

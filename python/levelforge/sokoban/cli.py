@@ -26,10 +26,13 @@ def report_targets(summary, generator, stream=None):
     if share is None or share >= 1.0 or not summary.items:
         return 0
     outside = round((1.0 - share) * summary.items)
-    lo, hi = generator.pushes
+    target = " and ".join(f"{name} {lo}-{hi}" for name, pair in
+                          (("push range", generator.pushes),
+                           ("effort", getattr(generator, "effort", None)))
+                          if pair is not None for lo, hi in [pair])
     print(f"warning: {outside} of {summary.items} level{'s' if summary.items != 1 else ''} "
-          f"of this run {'are' if outside != 1 else 'is'} outside the target push range "
-          f"{lo}-{hi} (each is the closest solvable candidate; its comment line says "
+          f"of this run {'are' if outside != 1 else 'is'} outside the target "
+          f"{target} (each is the closest solvable candidate; its comment line says "
           "'outside the target range')"
           + (": the range looks unreachable for this board size and box count; try a "
              "lower --pushes or a larger board" if outside == summary.items else ""),
@@ -52,11 +55,21 @@ def _parser(prog):
     gen.add_argument("--width", type=int, default=7, help="width with the outer wall (7)")
     gen.add_argument("--height", type=int, default=7, help="height with the outer wall (7)")
     gen.add_argument("--boxes", type=int, default=2, help="boxes (2)")
-    gen.add_argument("--pushes", default="4-8", help="target push-optimal length LO-HI (4-8)")
+    gen.add_argument("--pushes", help="target push-optimal length LO-HI (4-8; none with "
+                                      "--effort alone)")
     gen.add_argument("--inner-walls", type=int, default=0, help="random inner walls (0)")
     gen.add_argument("--stop-at-low", action="store_true",
                      help="stop as soon as the length enters the range (always LO pushes) "
                           "instead of aiming at a random length in it")
+    gen.add_argument("--method", choices=["pulls", "farthest"], default="pulls",
+                     help="pulls: random pulls measured while pulling (default); farthest: "
+                          "rooms searched backward over pulls, start states picked by "
+                          "their exact push distance (long, hard levels)")
+    gen.add_argument("--effort", help="with --method farthest: target solver effort LO-HI "
+                                      "(stored states of the push-optimal solve); without "
+                                      "--pushes the length is free")
+    gen.add_argument("--room", choices=["templates", "carved", "open"],
+                     help="with --method farthest: room kind (templates)")
     gen.add_argument("--rules", choices=sorted(RULES),
                      help="a preset of generator rules: 'design' is the source design's "
                           "generator (10 rebuilds, solver cap 20000, a measurement every "
@@ -106,7 +119,10 @@ def _dataset_parser(sub):
                     help="what --splits ranges measure: optimal pushes or solver nodes")
     ds.add_argument("--splits", help="difficulty splits NAME=LO-HI,..., e.g. "
                                      "'easy=-19,medium=20-29,hard=30-'; each goes into its "
-                                     "own subdirectory, levels outside every range are skipped")
+                                     "own subdirectory, levels outside every range are "
+                                     "skipped; 'effort': easy/medium/hard/harder by solver "
+                                     "nodes at measured quartiles (default config then: "
+                                     "10x10, 4 boxes, 15-50 pushes, method farthest)")
     ds.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1,
                     help="worker processes on this machine (default: every core)")
     ds.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://host:8786")
@@ -125,7 +141,10 @@ def _dataset(args):
     from ..batch.executors import open_executor, parse_config
     from .dataset import build
 
-    config = parse_config(args.config) if args.config else dict(DATASET_CONFIG)
+    from .dataset import EFFORT_SPLITS_CONFIG
+
+    default = EFFORT_SPLITS_CONFIG if args.splits == "effort" else DATASET_CONFIG
+    config = parse_config(args.config) if args.config else dict(default)
     with open_executor(args.jobs, args.scheduler) as executor:
         summary = build(args.output, args.count, check_seed(args.seed), config, args.format,
                         args.split_by, args.splits, executor=executor,
@@ -135,9 +154,13 @@ def _dataset(args):
 
 
 def _generate(args, command):
+    extra = {k: v for k, v in (("effort", args.effort), ("room", args.room)) if v is not None}
+    if args.method != "pulls":
+        extra["method"] = args.method
+    pushes = args.pushes or (None if args.effort and args.method == "farthest" else "4-8")
     gen = Generator(width=args.width, height=args.height, boxes=args.boxes,
-                    pushes=args.pushes, inner_walls=args.inner_walls,
-                    spread=False if args.stop_at_low else None, rules=args.rules)
+                    pushes=pushes, inner_walls=args.inner_walls,
+                    spread=False if args.stop_at_low else None, rules=args.rules, **extra)
     summary = run(gen, args.count, check_seed(args.seed), args.output, fmt="xsb",
                   timings=not args.no_timings, show_progress=not args.no_progress,
                   jobs=args.jobs)

@@ -8,7 +8,9 @@ expanded states). Item ``i`` is ``Generator(**config).generate(item_seed(seed, i
 the dataset is reproducible from its seed, and every level carries its proof.
 
 Splits by difficulty route each level by its optimal pushes or its solver nodes into
-its own subdirectory; levels outside every split are skipped. So are levels that
+its own subdirectory; levels outside every split are skipped. ``splits="effort"`` is
+the preset :data:`EFFORT_SPLITS` (easy / medium / hard / harder by solver nodes, cut at
+measured quantiles). So are levels that
 Boxoban's alphabet (``# @ $ .`` and space) cannot write, with a box or the player
 starting on a goal: other Boxoban readers would misread them. ``count`` counts the
 levels written; a re-run continues an interrupted directory (or extends it to a larger
@@ -40,6 +42,15 @@ from .solver import Solver
 LEVELS_PER_FILE = 1000
 FORMATS = {"boxoban": ".txt", "xsb": ".xsb"}
 SPLIT_KEYS = ("pushes", "nodes")
+EFFORT_SPLITS_CONFIG = {"width": 10, "height": 10, "boxes": 4, "pushes": [15, 50],
+                        "method": "farthest"}
+"""The configuration whose measured effort quantiles cut :data:`EFFORT_SPLITS` (and the
+dataset command's default with ``--splits effort``)."""
+EFFORT_SPLITS = {"easy": (0, 94), "medium": (95, 161), "hard": (162, 269), "harder": (270, None)}
+"""``splits="effort"``: solver nodes (stored states of the push-optimal solve) cut at
+the 25th, 50th and 75th percentiles of :data:`EFFORT_SPLITS_CONFIG` levels (seeds 1000
+to 1199, ``asv_bench/report_sokoban_hard.py --quantiles 200`` prints them): easy below
+the first quartile, harder above the third."""
 MANIFEST = "dataset.json"
 _NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 _BOXOBAN_CHARS = frozenset("#@$. \n")
@@ -61,11 +72,16 @@ class DatasetLevel:
     def record(self, item, number):
         """The sidecar record: item ``item``, level ``number`` of its file."""
         r, s = self.result, self.solve
-        return {"index": number, "item": item, "seed": r.seed, "pushes": r.pushes,
-                "moves": r.moves, "solution": r.solution, "in_target": r.in_target,
-                "solve_status": s.status, "nodes": s.nodes, "expanded": s.expanded,
-                "attempts": r.attempts.to_dict(), "elapsed_ms": round(r.elapsed_ms, 3),
-                "solve_ms": round(s.elapsed_ms, 3)}
+        rec = {"index": number, "item": item, "seed": r.seed, "pushes": r.pushes,
+               "moves": r.moves, "solution": r.solution, "in_target": r.in_target,
+               "solve_status": s.status, "nodes": s.nodes, "expanded": s.expanded,
+               "attempts": r.attempts.to_dict(), "elapsed_ms": round(r.elapsed_ms, 3),
+               "solve_ms": round(s.elapsed_ms, 3)}
+        difficulty = getattr(r, "difficulty", None)
+        if difficulty is not None:
+            rec["box_changes"] = difficulty.box_changes
+            rec["dead_squares"] = difficulty.dead_squares
+        return rec
 
 
 class DatasetGenerator:
@@ -200,7 +216,8 @@ def build(directory, count, seed, config=None, fmt="boxoban", split_by="pushes",
     """Write ``count`` levels with their proofs into ``directory`` (see the module doc).
 
     ``splits`` (``{name: (lo, hi or None)}``, or text for :func:`parse_splits`) routes
-    levels by ``split_by`` (``"pushes"`` or ``"nodes"``) into subdirectories. ``executor``
+    levels by ``split_by`` (``"pushes"`` or ``"nodes"``) into subdirectories;
+    ``splits="effort"`` is :data:`EFFORT_SPLITS` by nodes (``split_by`` ignored). ``executor``
     is any :class:`concurrent.futures.Executor`. ``timings=False`` leaves the timing
     fields out of the sidecars, so the same seed gives byte-identical files.
     ``max_items`` (default: 100 times the levels still to write) bounds the items
@@ -214,6 +231,8 @@ def build(directory, count, seed, config=None, fmt="boxoban", split_by="pushes",
         raise ConfigError(f"unknown dataset format {fmt!r}; choose one of {sorted(FORMATS)}")
     if split_by not in SPLIT_KEYS:
         raise ConfigError(f"split_by must be one of {SPLIT_KEYS}, got {split_by!r}")
+    if splits == "effort":
+        splits, split_by = EFFORT_SPLITS, "nodes"
     if isinstance(splits, str):
         splits = parse_splits(splits)
     elif splits is not None:

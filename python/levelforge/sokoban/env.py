@@ -43,7 +43,8 @@ from gymnasium import spaces
 
 from ..errors import ConfigError
 from .generator import CAMPAIGN_STAGES, Generator, campaign, generate
-from .level import Level, _outside, load_xsb
+from .enclosure import outside as outside_cells
+from .level import Level, load_xsb
 from .render import BOX, GOAL, PLAYER, WALL, draw, tiles
 from .solver import Solver
 
@@ -144,7 +145,7 @@ class SokobanEnv(gym.Env):
         w = self.width
         cells = self._cells
         cells[:] = bytes([WALL]) * len(cells)
-        outside = _outside(level.width, level.height, level.walls)
+        outside = outside_cells(level.width, level.height, level.walls)
         for y in range(level.height):
             for x in range(level.width):
                 if (x, y) not in level.walls and (x, y) not in outside:

@@ -3,7 +3,7 @@ its work arrays, grown with the solver's node arrays, and the loop that runs it.
 """
 import numpy as np
 
-from ..engine import sokoban as _k
+from ..engine import sokoban_state as _s
 from ..engine import sokoban_fess as _f
 from ..timing import now_ns
 from .packing import goal_depth
@@ -40,7 +40,7 @@ class FessWorkspace:
         if ws.boxes + 1 > getattr(self, "mw", np.zeros(0)).shape[0] // 8:
             self.mw = np.zeros(8 * (ws.boxes + 1), np.int64)
         if ws.nodes != self.nodes:
-            keep = min(self.nodes, int(ws.ctr[_k.C_NODES]), ws.nodes)
+            keep = min(self.nodes, int(ws.ctr[_s.C_NODES]), ws.nodes)
             arrays = []
             for old, dtype in ((getattr(self, "nw", None), np.int32),
                                (getattr(self, "pkey", None), np.int64),
@@ -81,14 +81,14 @@ def fess_search(ws, fws, board, box_cells, player, cap, deadline):
     a = ws.search_arrays()
     status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
                            ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor)
-    while status == _k.RUNNING or status == _k.GROW:
-        if status == _k.GROW:
+    while status == _s.RUNNING or status == _s.GROW:
+        if status == _s.GROW:
             ws.grow(cap, 4 * box_cells.shape[0] + 2 + 4 * walls.shape[0])
             fws.sync()
         a = ws.search_arrays()
         status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
                              *fws.arrays(), order, floor, fws.mseen, fws.mnext, fws.mqueue,
                              fws.path, fws.mw)
-        if status == _k.RUNNING and deadline is not None and now_ns() >= deadline:
-            status = _k.LIMIT
-    return status, int(ws.ctr[_k.C_NODES]), int(ws.ctr[_k.C_EXPANDED])
+        if status == _s.RUNNING and deadline is not None and now_ns() >= deadline:
+            status = _s.LIMIT
+    return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])

@@ -15,7 +15,7 @@ from typing import Any, Literal, Mapping, Sequence
 
 import numpy as np
 
-from ..engine import sokoban as _k
+from ..engine import sokoban_state as _s
 from ..engine import sokoban_generator as _g
 from ..errors import ConfigError, GenerationError
 from ..seeding import check_seed, kernel_seed
@@ -55,7 +55,9 @@ class GenerateResult:
     to solved with exactly ``pushes`` pushes.
 
     ``in_target`` is False when no board reached the target range and the closest
-    solvable candidate was returned instead.
+    solvable candidate was returned instead. Levels of ``method="farthest"`` also carry
+    their :class:`~levelforge.sokoban.difficulty.Difficulty` and the
+    :class:`~levelforge.sokoban.farthest.PullSearch` that found them (None otherwise).
 
     >>> r = generate(3)
     >>> r.seed, r.level.is_solved, len([c for c in r.solution if c.isupper()]) == r.pushes
@@ -70,6 +72,8 @@ class GenerateResult:
     elapsed_ms: float
     attempts: Attempts
     config: dict[str, Any] = field(default_factory=dict)
+    difficulty: Any = None  # a difficulty.Difficulty (not imported: the default path skips it)
+    search: Any = None  # a farthest.PullSearch
 
     @property
     def moves(self) -> int:
@@ -79,10 +83,15 @@ class GenerateResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready metadata: the level as XSB, seed, configuration, pushes, moves,
         solution, in_target, elapsed_ms and attempt statistics."""
-        return {"seed": self.seed, "config": dict(self.config), "level": self.level.to_xsb(),
-                "pushes": self.pushes, "moves": self.moves, "solution": self.solution,
-                "in_target": self.in_target, "elapsed_ms": self.elapsed_ms,
-                "attempts": self.attempts.to_dict()}
+        d = {"seed": self.seed, "config": dict(self.config), "level": self.level.to_xsb(),
+             "pushes": self.pushes, "moves": self.moves, "solution": self.solution,
+             "in_target": self.in_target, "elapsed_ms": self.elapsed_ms,
+             "attempts": self.attempts.to_dict()}
+        if self.difficulty is not None:
+            d["difficulty"] = self.difficulty.to_dict()
+        if self.search is not None:
+            d["search"] = self.search.to_dict()
+        return d
 
 
 def _int(name, value, lo, hi):
@@ -102,8 +111,8 @@ def _push_range(pushes):
         lo, hi = pushes
     except (TypeError, ValueError):
         raise ConfigError(f"pushes must be a pair (lo, hi), got {pushes!r}") from None
-    lo = _int("pushes lo", lo, 1, _k.MAX_G - 1)
-    hi = _int("pushes hi", hi, 1, _k.MAX_G - 1)
+    lo = _int("pushes lo", lo, 1, _s.MAX_G - 1)
+    hi = _int("pushes hi", hi, 1, _s.MAX_G - 1)
     if lo > hi:
         raise ConfigError(f"pushes: lo must not exceed hi, got {lo}-{hi}")
     return lo, hi
@@ -139,7 +148,7 @@ class Generator:
     and pulls on until the optimum reaches it (a board that falls short but reached the
     range still counts as in target), so lengths spread over the whole range.
 
-    ``rules="design"`` takes the source design's generator as it is (:data:`RULES`):
+    ``rules="design"`` takes the source design's generator as it is (:data:`~levelforge.sokoban.generator.RULES`):
     10 rebuilds, solver cap 20,000, measuring every 2 pulls after the first ``lo``
     (the design skips "the early pulls" without a number; below ``lo`` pulls the
     optimum cannot be in range), stopping at the first length in range. Arguments
@@ -148,6 +157,12 @@ class Generator:
     one length, ``lo``, on every level), ``every=1`` (every 2 pulls reaches fewer
     distinct lengths), 40 rebuilds (10 missed the target on 1 of 100 10x10 levels). The
     50,000 cap made no difference there; it only costs time where a search reaches it.
+
+    ``method="farthest"`` takes the farthest-state generator instead
+    (:class:`~levelforge.sokoban.farthest.FarthestGenerator`: rooms of kind ``room``,
+    default ``"templates"``, searched backward over pulls, a start state picked by its
+    exact distance); only then may ``effort=(lo, hi)`` (the solver's stored states) be
+    a target and ``pushes`` be None. The pull generator's own settings do not apply.
 
     >>> gen = Generator(width=7, height=7, boxes=2, pushes=(4, 8))
     >>> gen.generate(1).pushes == gen.generate(1).pushes
@@ -158,11 +173,30 @@ class Generator:
     """
 
     def __init__(self, width: int = 7, height: int = 7, boxes: int = 2,
-                 pushes: tuple[int, int] | list[int] | str = (4, 8), inner_walls: int = 0,
+                 pushes: tuple[int, int] | list[int] | str | None = (4, 8), inner_walls: int = 0,
                  rebuilds: int | None = None, max_pulls: int | None = None,
                  every: int | None = None, node_cap: int | None = None,
                  skip: int | None = None, spread: bool | None = None,
-                 rules: Literal["design"] | None = None) -> None:
+                 rules: Literal["design"] | None = None,
+                 method: Literal["pulls", "farthest"] = "pulls",
+                 effort: tuple[int, int] | list[int] | str | None = None,
+                 room: Literal["templates", "carved", "open"] | None = None) -> None:
+        self.method = method
+        self._farthest = None
+        if method == "farthest":
+            from .farthest import FarthestGenerator  # only this method loads its module
+
+            f = self._farthest = FarthestGenerator(width, height, boxes, pushes, effort,
+                                                   room or "templates", inner_walls)
+            self.width, self.height, self.boxes, self.pushes = f.width, f.height, f.boxes, \
+                f.pushes
+            self.inner_walls, self.effort, self.room, self.rules = f.inner_walls, f.effort, \
+                f.room, None
+            return
+        if method != "pulls" or effort is not None or room is not None:
+            raise ConfigError(f"method must be 'pulls' or 'farthest', got {method!r}"
+                              if method != "pulls" else
+                              "effort and room need method='farthest'")
         if rules is not None and rules not in RULES:
             raise ConfigError(f"rules must be None or one of {sorted(RULES)}, got {rules!r}")
         preset = {**_DEFAULTS, **(RULES[rules] if rules is not None else {})}
@@ -192,6 +226,10 @@ class Generator:
     def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict (``Generator(**d)`` rebuilds it); a
         preset's name is kept under ``rules`` (its settings are all in the dict too)."""
+        if self._farthest is not None:
+            f = self._farthest.to_dict()
+            return {k: f[k] for k in ("method", "width", "height", "boxes", "pushes",
+                                      "inner_walls", "effort", "room")}
         d = {"width": self.width, "height": self.height, "boxes": self.boxes,
              "pushes": list(self.pushes), "inner_walls": self.inner_walls,
              "rebuilds": self.rebuilds, "max_pulls": self.max_pulls, "every": self.every,
@@ -227,11 +265,16 @@ class Generator:
 
     def warm_up(self) -> Generator:
         """Compile (or load from cache) the kernels and allocate the work arrays."""
+        if self._farthest is not None:
+            self._farthest.warm_up()
+            return self
         self.generate(0)
         return self
 
     def generate(self, seed: int) -> GenerateResult:
         """One level from ``seed`` (same seed, same level, in any process)."""
+        if self._farthest is not None:
+            return self._farthest.generate(seed)
         seed = check_seed(seed)
         if not _KERNELS_LOADED:  # once per process, outside the timing
             _load_kernels(self)
@@ -301,10 +344,12 @@ _GENERATORS_KEPT = 8
 
 
 def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
-             pushes: tuple[int, int] | list[int] | str = (4, 8), inner_walls: int = 0,
+             pushes: tuple[int, int] | list[int] | str | None = (4, 8), inner_walls: int = 0,
              rebuilds: int = 40, max_pulls: int | None = None, every: int = 1,
              node_cap: int = 50_000, skip: int | None = None,
-             spread: bool = True) -> GenerateResult:
+             spread: bool = True, method: Literal["pulls", "farthest"] = "pulls",
+             effort: tuple[int, int] | list[int] | str | None = None,
+             room: Literal["templates", "carved", "open"] | None = None) -> GenerateResult:
     """One level from ``seed`` (default 0, like every levelforge seed) with a cached
     :class:`Generator` of this configuration (see it for the options; the last few
     configurations keep their work arrays between calls).
@@ -315,7 +360,8 @@ def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
     """
     gen = Generator(width=width, height=height, boxes=boxes, pushes=pushes,
                     inner_walls=inner_walls, rebuilds=rebuilds, max_pulls=max_pulls,
-                    every=every, node_cap=node_cap, skip=skip, spread=spread)
+                    every=every, node_cap=node_cap, skip=skip, spread=spread,
+                    method=method, effort=effort, room=room)
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                        for k, v in gen.to_dict().items()))
     gen = _GENERATORS.setdefault(key, gen)
@@ -341,17 +387,43 @@ LEVELS_PER_STAGE = 10
 """Campaign levels per stage; after the last stage the campaign stays there."""
 
 
-def campaign(index: int) -> dict[str, Any]:
+EFFORT_CAMPAIGN_STAGES = (
+    # width, height, boxes, target effort (stored states of the push-optimal solve):
+    # bands each configuration reaches with method="farthest" (measured, see the guide)
+    (6, 6, 1, (2, 8)),
+    (6, 6, 2, (10, 20)),
+    (7, 7, 2, (20, 40)),
+    (7, 7, 3, (30, 80)),
+    (8, 8, 3, (80, 200)),
+    (9, 9, 3, (120, 300)),
+    (10, 10, 4, (300, 2500)),
+)
+"""The effort-ramped campaign's configurations (``campaign(index, ramp="effort")``)."""
+
+
+def campaign(index: int, ramp: Literal["pushes", "effort"] = "pushes") -> dict[str, Any]:
     """The generator configuration of campaign level ``index`` (0-based), as keyword
     arguments for :func:`generate` / :class:`Generator`: ten levels per stage of
-    :data:`CAMPAIGN_STAGES`, from 6x6 with 1 box up to 8x8 with 3 boxes and 4 inner walls.
+    :data:`~levelforge.sokoban.generator.CAMPAIGN_STAGES`, from 6x6 with 1 box up to 8x8 with 3 boxes and 4 inner walls.
+    ``ramp="effort"`` ramps the solver's measured effort instead
+    (:data:`~levelforge.sokoban.generator.EFFORT_CAMPAIGN_STAGES`, ``method="farthest"``,
+    from 6x6 with 1 box up to 10x10 with 4 boxes).
 
     >>> campaign(0)
     {'width': 6, 'height': 6, 'boxes': 1, 'inner_walls': 0, 'pushes': (2, 4)}
     >>> generate(0, **campaign(65)).level.width
     8
+    >>> campaign(12, ramp="effort")["effort"]
+    (10, 20)
     """
     index = _int("index", index, 0, 2**63 - 1)
+    if ramp == "effort":
+        w, h, b, effort = EFFORT_CAMPAIGN_STAGES[min(index // LEVELS_PER_STAGE,
+                                                     len(EFFORT_CAMPAIGN_STAGES) - 1)]
+        return {"width": w, "height": h, "boxes": b, "pushes": None, "effort": effort,
+                "method": "farthest"}
+    if ramp != "pushes":
+        raise ConfigError(f"ramp must be 'pushes' or 'effort', got {ramp!r}")
     w, h, b, iw, pushes = CAMPAIGN_STAGES[min(index // LEVELS_PER_STAGE,
                                               len(CAMPAIGN_STAGES) - 1)]
     return {"width": w, "height": h, "boxes": b, "inner_walls": iw, "pushes": pushes}

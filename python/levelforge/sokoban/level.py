@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from ..errors import LevelFormatError
 from ..textfile import read_text
+from .enclosure import outside
 
 MAX_SIDE = 64
 """Largest accepted width and height of a level, in cells."""
@@ -40,7 +41,7 @@ class Level:
 
     Construction validates the level (:class:`~levelforge.LevelFormatError`): exactly one
     player, as many boxes as goals and at least one, every player, box and goal enclosed
-    by walls, no box or player inside a wall, sides at most :data:`MAX_SIDE`.
+    by walls, no box or player inside a wall, sides at most :data:`~levelforge.sokoban.level.MAX_SIDE`.
 
     >>> Level(3 + 2, 3, walls=frozenset({(x, y) for x in range(5) for y in (0, 2)}
     ...       | {(0, 1), (4, 1)}), goals=frozenset({(3, 1)}), boxes=frozenset({(2, 1)}),
@@ -141,7 +142,7 @@ class Level:
         return _replace(self, **changes)
 
     def to_svg(self, cell: float = 32) -> str:
-        """The level as an SVG picture, ``cell`` pixels a square (see :mod:`.svg`).
+        """The level as an SVG picture, ``cell`` pixels a square (see ``levelforge.sokoban.svg``).
 
         >>> Level.from_xsb('#####\\n#@$.#\\n#####').to_svg(cell=8)[:4]
         '<svg'
@@ -301,26 +302,9 @@ def _validate(level, where):
         raise LevelFormatError(f"{len(level.boxes)} box{'es' if len(level.boxes) != 1 else ''} but "
                                f"{len(level.goals)} goal{'s' if len(level.goals) != 1 else ''}",
                                *where())
-    outside = _outside(w, h, level.walls)
+    off_board = outside(w, h, level.walls)
     for name, cells in (("player", [level.player]), ("box", sorted(level.boxes)),
                         ("goal", sorted(level.goals))):
         for cell in cells:
-            if cell in outside:
+            if cell in off_board:
                 raise LevelFormatError(f"{name} at {cell} is not enclosed by walls", *where(cell))
-
-
-def _outside(w, h, walls):
-    """Cells connected to the grid's border through non-wall cells (4-neighbour)."""
-    todo = [(x, y) for x in range(w) for y in (0, h - 1)] + \
-           [(x, y) for y in range(h) for x in (0, w - 1)]
-    seen = set()
-    while todo:
-        cell = todo.pop()
-        if cell in seen or cell in walls:
-            continue
-        seen.add(cell)
-        x, y = cell
-        for nx, ny in ((x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1)):
-            if 0 <= nx < w and 0 <= ny < h:
-                todo.append((nx, ny))
-    return seen

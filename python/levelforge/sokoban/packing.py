@@ -27,7 +27,7 @@ finds is marked optimal).
 """
 import numpy as np
 
-from ..engine import sokoban as _k
+from ..engine import sokoban_state as _s
 from ..timing import now_ns
 
 ANY_WEIGHT = 3
@@ -115,7 +115,7 @@ def solve_any(search, fess, ctr, board, box_cells, player, cap, deadline, symtab
     nodes = expanded = 0
     status = "solved"
     for stage in range(1, plan.shape[0] // 3 + 1 if stages else 1):
-        ctr[_k.C_STAGE] = stage  # a stage packed already ends at its start
+        ctr[_s.C_STAGE] = stage  # a stage packed already ends at its start
         cells = np.array(sorted(boxes), np.int32)
         budget = min(cap, STAGE_NODES) - nodes
         if budget <= 0:
@@ -129,7 +129,7 @@ def solve_any(search, fess, ctr, board, box_cells, player, cap, deadline, symtab
             break
         at = _play(solution, boxes, at, width)
         moves.append(solution)
-    ctr[_k.C_STAGE] = 0
+    ctr[_s.C_STAGE] = 0
     if stages and status == "solved":  # every stage: every goal holds a box
         return "solved", "".join(moves), nodes, expanded, False
     if deadline is None or now_ns() < deadline:

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 
 from ..engine import sokoban as _k
+from ..engine import sokoban_board as _b
+from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
 from ..errors import ConfigError
 from ..timing import ms_since, now_ns
@@ -27,11 +29,11 @@ from .packing import solve_any
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
 LIMIT = "limit"
-_STATUS = {_k.SOLVED: SOLVED, _k.UNSOLVABLE: UNSOLVABLE, _k.LIMIT: LIMIT}
+_STATUS = {_s.SOLVED: SOLVED, _s.UNSOLVABLE: UNSOLVABLE, _s.LIMIT: LIMIT}
 
 MAX_BOXES = 128
 """Most boxes the solver accepts (the Hungarian heuristic is cubic in the box count)."""
-MAX_PUSHES = _k.MAX_G - 1
+MAX_PUSHES = _s.MAX_G - 1
 """Longest solution, in pushes, the solver can represent (the heap key packs 15 bits)."""
 DEFAULT_MAX_NODES = 1_000_000
 """Default cap on stored search states; reaching it returns status ``limit``."""
@@ -92,11 +94,11 @@ class Workspace:
     def __init__(self):
         self.cells = self.boxes = self.nodes = 0
         self.zob = np.zeros((2, 0), np.uint64)
-        self.ctr = np.zeros(_k.N_COUNTERS, np.int64)
+        self.ctr = np.zeros(_s.N_COUNTERS, np.int64)
         self.pool = np.zeros(0, np.int16)
         self.heap = np.zeros(0, np.int64)
         self.distbuf = np.zeros(0, np.int32)
-        self.chain = np.zeros(_k.MAX_G + 1, np.int32)
+        self.chain = np.zeros(_s.MAX_G + 1, np.int32)
 
     def ensure(self, cells, boxes, nodes):
         """Make room for searches on ``cells`` cells with ``boxes`` boxes and at least
@@ -118,8 +120,8 @@ class Workspace:
             self.lab = np.zeros(cells, np.int64)
             self.dead = np.zeros(cells, np.uint8)
             self.compof = np.zeros(cells * cells, np.int8)
-            self.ctr[_k.C_FILL] = 0
-            self.ctr[_k.C_FILL2] = 0
+            self.ctr[_s.C_FILL] = 0
+            self.ctr[_s.C_FILL2] = 0
         if boxes > self.boxes:
             self.boxes = max(boxes, 4)
             self.wbox = np.zeros(self.boxes, np.int16)
@@ -147,25 +149,25 @@ class Workspace:
         self.nmove = np.zeros(nodes, np.int32)
         self.table = np.zeros(_pow2_at_least(2 * nodes), np.int64)
         if keep:
-            nbox = int(self.ctr[_k.C_BOXES])
+            nbox = int(self.ctr[_s.C_BOXES])
             self.pool[:keep * nbox] = old[0][:keep * nbox]
             for new, was in zip((self.nplayer, self.nparent, self.ng, self.nhash,
                                  self.nmove), old[1:]):
                 new[:keep] = was[:keep]
             _k.table_rebuild(self.table, self.ctr, self.nhash, self.nplayer, self.zob)
         else:
-            self.ctr[_k.C_TEPOCH] = 0
+            self.ctr[_s.C_TEPOCH] = 0
 
     def grow(self, cap, room=None):
         """Double what the running search outgrew (status ``GROW``), never past what a
         search capped at ``cap`` states can use; the search then goes on unchanged.
         ``room``: the most nodes one expansion adds (default: one per push)."""
         if room is None:
-            room = 4 * int(self.ctr[_k.C_BOXES]) + 1
-        used = int(self.ctr[_k.C_NODES])
+            room = 4 * int(self.ctr[_s.C_BOXES]) + 1
+        used = int(self.ctr[_s.C_NODES])
         if used + room > self.nodes or 2 * (used + room) > self.table.shape[0]:
             self._resize(max(min(2 * self.nodes, cap + room), used + room), used)
-        if int(self.ctr[_k.C_HEAP]) + room > self.heap.shape[0]:
+        if int(self.ctr[_s.C_HEAP]) + room > self.heap.shape[0]:
             heap = np.zeros(2 * self.heap.shape[0] + room, np.int64)
             heap[:self.heap.shape[0]] = self.heap
             self.heap = heap
@@ -231,8 +233,8 @@ def board_symmetries(walls, goals, width, height):
 def _player_area(walls, width, player, ws):
     """Mask every cell the player cannot reach (boxes ignored) as a wall."""
     blocked = walls.copy()
-    epoch = ws.ctr[_k.C_FILL2] + 1
-    ws.ctr[_k.C_FILL2] = epoch
+    epoch = ws.ctr[_s.C_FILL2] + 1
+    ws.ctr[_s.C_FILL2] = epoch
     n = flood_fill(blocked, width, player, ws.stamp2, epoch, ws.queue2)
     inside = np.zeros(walls.shape[0], bool)
     inside[ws.queue2[:n]] = True
@@ -242,8 +244,8 @@ def _player_area(walls, width, player, ws):
 class Solver:
     """A solver that keeps its work arrays between solves.
 
-    Limits: at most :data:`MAX_BOXES` boxes, levels up to ``MAX_SIDE`` x ``MAX_SIDE``
-    (the :class:`Level` limit), solutions up to :data:`MAX_PUSHES` pushes; larger
+    Limits: at most :data:`~levelforge.sokoban.solver.MAX_BOXES` boxes, levels up to ``MAX_SIDE`` x ``MAX_SIDE``
+    (the :class:`Level` limit), solutions up to :data:`~levelforge.sokoban.solver.MAX_PUSHES` pushes; larger
     inputs raise :class:`~levelforge.ConfigError`. Not thread-safe: use one per thread.
 
     >>> solver = Solver(max_nodes=100_000)
@@ -302,7 +304,7 @@ class Solver:
         n = walls.shape[0]
         dist = ws.distbuf[:4 * nbox * n].reshape(nbox, 4 * n)  # C-contiguous, no copy
         dead = ws.dead[:n]
-        _k.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab, ws.compof)
+        _b.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab, ws.compof)
         board = (walls, goals, dead, dist, ws.zob, width)
         symtab = board_symmetries(walls, goals, width, level.height)
         if symtab is not None and not _SYMMETRIC_LOADED:  # outside the timing too
@@ -314,7 +316,7 @@ class Solver:
             _load_any_kernels()
             start += now_ns() - t
         deadline = None if time_limit is None else start + int(time_limit * 1e9)
-        ws.ctr[_k.C_STAGE] = 0
+        ws.ctr[_s.C_STAGE] = 0
         if optimal:
             found = self._search(board, box_cells, player, cap, 1, None, symtab, deadline)
             found += (True,)
@@ -338,15 +340,15 @@ class Solver:
         walls, width = board[0], board[5]
         status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight, *board,
                                  *ws.search_arrays(), plan, symtab)
-        while status == _k.RUNNING or status == _k.GROW:
-            if status == _k.GROW:
+        while status == _s.RUNNING or status == _s.GROW:
+            if status == _s.GROW:
                 ws.grow(cap)
             status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab)
-            if status == _k.RUNNING and deadline is not None and now_ns() >= deadline:
-                status = _k.LIMIT
-        nodes = int(ws.ctr[_k.C_NODES])
-        expanded = int(ws.ctr[_k.C_EXPANDED])
-        if status != _k.SOLVED:
+            if status == _s.RUNNING and deadline is not None and now_ns() >= deadline:
+                status = _s.LIMIT
+        nodes = int(ws.ctr[_s.C_NODES])
+        expanded = int(ws.ctr[_s.C_EXPANDED])
+        if status != _s.SOLVED:
             return _STATUS[status], None, nodes, expanded
         return SOLVED, self._solution(walls, width, symtab), nodes, expanded
 
@@ -357,14 +359,14 @@ class Solver:
             self._fess_ws = FessWorkspace(self.workspace)
         status, nodes, expanded = fess_search(self.workspace, self._fess_ws, board, box_cells,
                                               player, cap, deadline)
-        if status != _k.SOLVED:
+        if status != _s.SOLVED:
             return _STATUS[status], None, nodes, expanded
         return SOLVED, self._solution(board[0], board[5]), nodes, expanded
 
     def _solution(self, walls, width, symtab=None):
         """The LURD solution of the solved search in the workspace."""
         ws = self.workspace
-        pushes = int(ws.ng[ws.ctr[_k.C_GOAL]])
+        pushes = int(ws.ng[ws.ctr[_s.C_GOAL]])
         if ws.chain.shape[0] <= pushes:
             ws.chain = np.zeros(pushes + 1, np.int32)
         out = np.empty(pushes * (walls.shape[0] + 1) + 1, np.uint8)
@@ -439,8 +441,8 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     suboptimal (another push-optimal solution may walk less).
 
     With ``optimal=False`` the same states, heuristic and pruning serve a search for any
-    solution (:mod:`levelforge.sokoban.packing`): goals filled one at a time in a
-    planned packing order, then a feature-space search (:mod:`levelforge.sokoban.fess`)
+    solution (``levelforge.sokoban.packing``): goals filled one at a time in a
+    planned packing order, then a feature-space search (``levelforge.sokoban.fess``)
     over the whole level, then (only at its node cap) weighted A* and A*. The
     solution replays to solved; it is marked ``optimal=False`` (its push count is an
     upper bound) unless A* found it. ``unsolvable`` is still a proof. Uses a shared

@@ -11,7 +11,7 @@ True
 """
 from html import escape
 
-from .level import _outside
+from .enclosure import outside as outside_cells
 
 WALL, WALL_EDGE = "#4b4f6b", "#3a3d55"
 FLOOR, FLOOR_LINE = "#f3ece0", "#e3d8c6"
@@ -36,7 +36,7 @@ def level_svg(level, cell=32, title=None):
     (default: the level's title) becomes the SVG's ``<title>``.
     """
     w, h = level.width, level.height
-    outside = _outside(w, h, level.walls)
+    outside = outside_cells(w, h, level.walls)
     floor = [(x, y) for y in range(h) for x in range(w)
              if (x, y) not in level.walls and (x, y) not in outside]
     px, py = level.player

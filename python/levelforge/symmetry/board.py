@@ -84,7 +84,7 @@ class Board:
     """One board: size, start, goal, required points, forbidden edges (validated, normalised).
 
     Points are ``(x, y)`` tuples; ``required`` becomes a frozenset of points, ``forbidden``
-    a frozenset of sorted point pairs. Invalid input raises :class:`ConfigError`.
+    a frozenset of sorted point pairs. Invalid input raises :class:`~levelforge.ConfigError`.
 
     >>> Board(4, (0, 0), (3, 3), required={(1, 1)}, forbidden={((1, 0), (0, 0))}).forbidden
     frozenset({((0, 0), (1, 0))})
@@ -171,11 +171,19 @@ class Board:
     @classmethod
     def from_dict(cls, size: int, data: Mapping[str, Any], where: str = "board") -> Board:
         """Inverse of :meth:`to_dict`; malformed data raises LevelFormatError naming ``where``."""
+        if not isinstance(data, Mapping) or "start" not in data or "goal" not in data:
+            raise LevelFormatError(f"{where}: expected an object with a start and a goal")
         try:
-            return cls(size, tuple(data["start"]), tuple(data["goal"]),
-                       frozenset(tuple(p) for p in data.get("required", [])),
-                       frozenset((tuple(a), tuple(b)) for a, b in data.get("forbidden", [])))
-        except (KeyError, TypeError, ValueError) as exc:
+            parts = (tuple(data["start"]), tuple(data["goal"]),
+                     frozenset(tuple(p) for p in data.get("required") or []),
+                     frozenset((tuple(a), tuple(b)) for a, b in data.get("forbidden") or []))
+        except (TypeError, ValueError):
+            raise LevelFormatError(f"{where}: start and goal must be points [x, y], required "
+                                   "a list of points, forbidden a list of pairs of points"
+                                   ) from None
+        try:
+            return cls(size, *parts)
+        except (TypeError, ValueError) as exc:
             raise LevelFormatError(f"{where}: {exc}") from None
 
 

@@ -29,7 +29,7 @@ RULES = ("start", "step", "revisit", "forbidden", "goal", "required")
 class Verdict:
     """The judgement of a stroke.
 
-    ``rule`` is None when solved, else one of :data:`RULES`; ``board`` (``"A"`` or
+    ``rule`` is None when solved, else one of :data:`~levelforge.symmetry.judge.RULES`; ``board`` (``"A"`` or
     ``"B"``) is the board the broken rule belongs to; ``where`` the points or edges
     involved, in that board's coordinates; ``message`` says it in words.
     """

@@ -94,7 +94,7 @@ class Puzzle:
 
     def to_svg(self, path: Iterable[Sequence[int]] = (), cell: float = 40) -> str:
         """Boards A and B side by side as an SVG picture, ``path`` (points on A, e.g.
-        ``self.solution``) drawn on A and mirrored on B (see :mod:`.svg`).
+        ``self.solution``) drawn on A and mirrored on B (see ``levelforge.symmetry.svg``).
 
         >>> Puzzle(2, Board(2, (0, 0), (1, 0)), Board(2, (1, 0), (0, 0))).to_svg()[:4]
         '<svg'

@@ -26,10 +26,14 @@ export async function api(path, body) {
   const init = body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
   let response;
+  const waiting = {answered: false};
+  showPreparing(waiting);
   try {
     response = await fetch(path, init);
   } catch (err) {
     throw new ApiError("the server does not answer: is levelforge play still running?");
+  } finally {
+    waiting.answered = true;
   }
   let data;
   try {
@@ -39,6 +43,48 @@ export async function api(path, body) {
   }
   if (!response.ok) throw new ApiError(data.error || `error ${response.status}`);
   return data;
+}
+
+/** While a call is not `answered` after a second, say which kernels the server is
+ * preparing (a machine's first run compiles them), if any; the status line is put back
+ * as it was once the answer comes. */
+async function showPreparing(waiting) {
+  const line = document.getElementById("status");
+  await sleep(1000);
+  if (!line || waiting.answered) return;
+  const before = [line.textContent, line.dataset.kind];
+  let shown = false;
+  while (!waiting.answered) {
+    let status;
+    try {
+      status = await (await fetch("/api/status")).json();
+    } catch (err) {
+      break;
+    }
+    const preparing = Object.entries(status.systems || {})
+      .filter(([, s]) => s.state === "preparing")
+      .map(([name, s]) => `${name} (${s.kernels} kernels compiled in ${s.seconds} s)`);
+    if (preparing.length && !waiting.answered) {
+      setStatus(`Preparing the kernels (first run only): ${preparing.join(", ")} ...`, "busy");
+      shown = true;
+    }
+    await sleep(500);
+  }
+  if (shown && line.textContent.startsWith("Preparing the kernels")) {
+    setStatus(before[0], before[1] || "");
+  }
+}
+
+/** Wait until the server's workers have prepared `system`'s kernels (compiled on a
+ * machine's first run, loaded from the cache later), calling `say(progress)` every half
+ * second meanwhile with the system's entry of /api/status ({state, kernels, seconds}). */
+export async function whenReady(system, say) {
+  for (;;) {
+    const progress = (await api("/api/status")).systems[system];
+    if (!progress || progress.state === "ready") return;
+    say(progress);
+    await sleep(500);
+  }
 }
 
 /** Show `message` in the page's error line (role=alert); null hides it. */

@@ -1,7 +1,7 @@
 // HyperMines 3D: a three.js view of the public observation the server sends.
 import * as THREE from "three";
 import {OrbitControls} from "/static/vendor/three/OrbitControls.js";
-import {api, randomSeed, setStatus, showError, topBar, typing,
+import {api, randomSeed, setStatus, showError, topBar, typing, whenReady,
   wireSeedAndShare} from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -350,6 +350,13 @@ async function askHint() {
   if (!game || game.status === "won" || game.status === "lost") return;
   const exact = $("exact").checked;
   try {
+    await whenReady("mines", (p) => {
+      document.body.dataset.preparing = "mines";
+      setStatus("Preparing the assistant (first run only): " + (p.state === "waiting"
+        ? "waiting for a worker" : `${p.kernels} kernels compiled in ${p.seconds} s`) +
+        " ...", "busy");
+    });
+    delete document.body.dataset.preparing;
     hint = await api(`/api/mines/hint?game=${game.game}&exact=${exact ? 1 : 0}`);
   } catch (err) {
     showError(err.message);

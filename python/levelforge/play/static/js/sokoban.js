@@ -70,7 +70,8 @@ function render(state) {
   document.body.dataset.state = state.solved ? "solved" : "playing";
   if (state.solved) {
     const best = state.optimal;
-    let verdict = `Push-optimal is unknown: the solver reached its ${best.time_limit} s limit.`;
+    let verdict = best.message ? `Push-optimal is unknown: ${best.message}.`
+      : `Push-optimal is unknown: the solver reached its ${best.time_limit} s limit.`;
     if (best.status === "solved") {
       $("optimal").textContent = best.pushes;
       verdict = state.pushes === best.pushes ? `Push-optimal: ${best.pushes}. Perfect!`
@@ -149,15 +150,18 @@ async function solveHere() {
     showError(err.message);
     return null;
   }
-  const ms = `${r.elapsed_ms.toFixed(1)} ms, ${r.nodes.toLocaleString("en")} states`;
+  const states = r.nodes === null ? "" : `, ${r.nodes.toLocaleString("en")} states`;
+  const ms = `${r.elapsed_ms.toFixed(1)} ms${states}`;
   if (r.status === "solved") {
     setStatus(`Solver: solved, ${r.pushes} pushes and ${r.moves} moves from here (${ms}).`, "good");
   } else if (r.status === "unsolvable") {
     setStatus(`Solver: unsolvable. No pushes solve this position; it was proved (${ms}). ` +
       "Undo or restart.", "bad");
   } else {
-    setStatus(`Solver: limit. The ${limit} s limit was reached (${ms}), so whether this ` +
-      "position can be solved is unknown.", "bad");
+    const why = r.stopped ? "The server stopped the solver at its deadline"
+      : `The ${limit} s limit was reached`;
+    setStatus(`Solver: limit. ${why} (${ms}), so whether this position can be solved is ` +
+      "unknown.", "bad");
   }
   return r;
 }

@@ -1,0 +1,37 @@
+"""The layout the Sokoban search kernels share: counter slots of ``ctr``, search statuses,
+limits of the packed heap key and of the transposition table's entries.
+"""
+import numpy as np
+
+UNREACHABLE = 1 << 24  # push distance of a cell from which a goal cannot be reached
+_BIG = np.int64(1) << 50
+MAX_G = 32767  # pushes and f values must fit 15 bits of the packed heap key
+# a transposition-table entry packs (search generation, hash fingerprint, node index)
+_T_NODE_BITS = 26
+_T_NODE_MASK = (np.int64(1) << _T_NODE_BITS) - 1
+_T_FP_MASK = ((np.int64(1) << 14) - 1) << _T_NODE_BITS
+_T_GEN_SHIFT = 40
+MAX_GENERATION = (1 << 23) - 1  # then the table is cleared and generations restart
+
+# counter slots of ``ctr`` (int64[16])
+C_NODES = 0      # nodes stored in the pool
+C_HEAP = 1       # entries in the heap
+C_TEPOCH = 2     # transposition-table generation
+C_FILL = 3       # flood-fill epoch of ``stamp``
+C_FILL2 = 4      # flood-fill epoch of ``stamp2``
+C_GOAL = 5       # node index of the solved state, -1 before
+C_EXPANDED = 6   # expanded nodes
+C_STATUS = 7     # RUNNING / SOLVED / UNSOLVABLE / LIMIT
+C_BOXES = 8      # box count of the running search
+C_CAP = 9        # node cap of the running search
+C_START = 10     # the player's actual start cell (for reconstruction)
+C_WEIGHT = 11    # priority of the running search: 1 A*, w > 1 weighted A*, 0 greedy
+C_STAGE = 12     # set by the caller: 0, or m > 0 for a packing stage (see _any_h)
+N_COUNTERS = 16
+
+RUNNING = 0
+SOLVED = 1
+UNSOLVABLE = 2
+LIMIT = 3
+GROW = 4  # search_run only: the node pool, heap or table needs more room (status unchanged)
+PACK_PENALTY = 2  # pushes added to h per goal not yet packed (searches for any solution)
