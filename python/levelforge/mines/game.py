@@ -22,7 +22,7 @@ from levelforge.seeding import check_seed, kernel_seed
 from levelforge.timing import now_ns
 
 from .noguess import BoardRating, check_no_guess, generate, rate
-from .observation import Cell, PublicObservation
+from .observation import PublicObservation
 
 MAX_SIDE = 32
 
