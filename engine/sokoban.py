@@ -24,8 +24,8 @@ from .grid import flood_fill
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_heuristic import _any_h, box_columns, matching_cost
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT, C_HEAP,
-                            C_NODES, C_START, C_STATUS, C_TEPOCH, C_WEIGHT, GROW, HALTED,
-                            LIMIT, MAX_G,
+                            C_NODES, C_START, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT, GROW,
+                            HALTED, LIMIT, MAX_G,
                             MAX_GENERATION, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE, _T_FP_MASK,
                             _T_GEN_SHIFT, _T_NODE_BITS, _T_NODE_MASK)
 
@@ -41,6 +41,18 @@ def _key(g, h, weight, node):
     if f > 0xFFFF:  # far beyond any representable solution (MAX_G): keep it last
         f = 0xFFFF
     return (np.int64(f) << 47) | (np.int64(MAX_G - g) << 32) | np.int64(node)
+
+
+@njit(cache=True, _nrt=False)
+def _target_h(h, norm, ctr):
+    """``h``, or 1 for a state whose boxes all stand on their goals while its normalised
+    player cell ``norm`` is not the target's (``ctr[C_TARGET]``, 0 for none): it is not
+    solved and needs a push at least, so the bound stays admissible and consistent and
+    a solved state is still recognised when it is generated."""
+    t = ctr[C_TARGET]
+    if h == 0 and t > 0 and norm != t - 1:
+        return np.int64(1)
+    return h
 
 
 @njit(cache=True, _nrt=False)
@@ -269,7 +281,8 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
             blk[wbox[i]] = 0
         k0, norm, _ = _canonical(wbox, nbox, m, zob, symtab, queue2)
     box_columns(wbox, nbox, np.int64(norm), compof, walls.shape[0], hside)
-    h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+    h = _target_h(matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused),
+                  np.int64(norm), ctr)
     if bad or h >= UNREACHABLE:
         ctr[C_STATUS] = UNSOLVABLE
         return UNSOLVABLE
@@ -432,15 +445,16 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                         # for any solution keep the first way (no re-expansions)
                         if g1 < ng[found] and weight == 1:
                             box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
-                            h = matching_cost(hside, nbox, dist, hu, hv, hp, hway,
-                                              hminv, hused)
+                            h = _target_h(matching_cost(hside, nbox, dist, hu, hv, hp,
+                                                        hway, hminv, hused), np.int64(norm), ctr)
                             ng[found] = g1
                             nparent[found] = u
                             nmove[found] = move
                             _heap_push(heap, ctr, _key(g1, h, weight, found))
                     else:
                         box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
-                        h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+                        h = _target_h(matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv,
+                                                    hused), np.int64(norm), ctr)
                         if plan is not None and h < UNREACHABLE:
                             h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)
                         if h >= UNREACHABLE:

@@ -28,6 +28,8 @@ C_START = 10     # the player's actual start cell (for reconstruction)
 C_WEIGHT = 11    # priority of the running search: 1 A*, w > 1 weighted A*, 0 greedy
 C_STAGE = 12     # set by the caller: 0, or m > 0 for a packing stage (see _any_h)
 C_HALT = 13      # set from outside (levelforge.cancel's watchdog): nonzero stops the kernel
+C_TARGET = 14    # set by the caller: 0, or 1 + the normalised player cell a solved state
+                 # must have (a target region: solution windows, see sokoban.optimize)
 N_COUNTERS = 16
 
 RUNNING = 0

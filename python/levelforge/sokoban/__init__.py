@@ -14,10 +14,11 @@ from .editor import Check, Improvement, check, dead_squares, from_rle, improve, 
 from .boxoban import load_boxoban, read_boxoban
 from .difficulty import Difficulty, difficulty
 from .level import Level, load_xsb, read_xsb
+from .optimize import optimize
 from .replay import replay
 from .solver import SolveResult, Solver, solve
 
 __all__ = ["Check", "Difficulty", "GenerateResult", "Generator", "Improvement", "Level",
            "SolveResult", "Solver", "campaign", "check", "collections", "dead_squares",
            "difficulty", "from_rle", "generate", "improve", "load_boxoban", "load_xsb",
-           "read_boxoban", "read_xsb", "replay", "solve", "to_rle"]
+           "optimize", "read_boxoban", "read_xsb", "replay", "solve", "to_rle"]

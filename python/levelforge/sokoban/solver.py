@@ -260,6 +260,7 @@ class Solver:
         self.workspace = Workspace()
         self._fess_ws = None  # the feature-space search's arrays, made on its first use
         self._stages = True  # optimal=False starts with the packing stages
+        self._target = None  # a solution window's target player cell (levelforge.sokoban.optimize)
 
     def warm_up(self) -> Solver:
         """Compile (or load from the cache) the kernels by solving a tiny level."""
@@ -268,7 +269,7 @@ class Solver:
 
     def solve(self, level: Level, max_nodes: int | None = None,
               time_limit: float | None = None, optimal: bool = True,
-              cancel: Cancel | None = None) -> SolveResult:
+              cancel: Cancel | None = None, optimize: bool = False) -> SolveResult:
         """Solve ``level``; see :func:`solve`."""
         _load_kernels()  # once per process, outside the timing and the time limit
         start = now_ns()
@@ -278,6 +279,8 @@ class Solver:
         limit = Limit(time_limit, cancel, start)
         if not isinstance(optimal, (bool, np.bool_)):
             raise ConfigError(f"optimal must be True or False, got {optimal!r}")
+        if not isinstance(optimize, (bool, np.bool_)):
+            raise ConfigError(f"optimize must be True or False, got {optimize!r}")
         if len(level.boxes) > MAX_BOXES:
             raise ConfigError(f"the solver handles at most {MAX_BOXES} boxes; "
                               f"the level has {len(level.boxes)}")
@@ -310,7 +313,8 @@ class Solver:
             return SolveResult(limit.reason(), None, None, None, 0, 0, ms_since(start),
                                optimal)
         board = (walls, goals, dead, dist, ws.zob, width)
-        symtab = board_symmetries(walls, goals, width, level.height)
+        symtab = None if self._target is not None else board_symmetries(walls, goals, width,
+                                                                         level.height)
         if symtab is not None and not _SYMMETRIC_LOADED:  # outside the timing too
             t = now_ns()
             _load_symmetric_kernels()
@@ -324,6 +328,7 @@ class Solver:
             start += t
             limit.shift(t)
         ws.ctr[_s.C_STAGE] = 0
+        ws.ctr[_s.C_TARGET] = 0 if self._target is None else self._target + 1
         if optimal:
             found = self._search(board, box_cells, player, cap, 1, None, symtab, limit)
             found += (True,)
@@ -336,8 +341,24 @@ class Solver:
                                optimal)
         pushes = sum(ch.isupper() for ch in solution)
         # A* proves the push count; so does a solved start
-        return SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
-                           ms_since(start), proved or pushes == 0)
+        result = SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
+                             ms_since(start), proved or pushes == 0)
+        if optimize and not result.optimal:
+            result = self._optimize(level, result, limit, start)
+        return result
+
+    def _optimize(self, level, found, limit, start):
+        """Shorten the solution of ``found`` until ``limit`` (a :class:`Limit`) stops it
+        (without a deadline: until no window of it improves); the result counts the
+        solve's and the optimiser's nodes."""
+        from .optimize import optimize  # it solves windows with a Solver: imported late
+        left = None if limit.deadline is None else (limit.deadline - now_ns()) / 1e9
+        if (left is not None and left <= 0) or limit.reason() is not None:
+            return found
+        better = optimize(level, found.solution, time_limit=left, cancel=limit.cancel)
+        return SolveResult(SOLVED, better.pushes, better.moves, better.solution,
+                           found.nodes + better.nodes, found.expanded + better.expanded,
+                           ms_since(start), better.optimal)
 
     def _search(self, board, box_cells, player, cap, weight, plan, symtab, limit):
         """One search from ``box_cells`` and ``player`` on a prepared ``board``: its
@@ -439,7 +460,8 @@ def _load_symmetric_kernels():
 
 
 def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | None = None,
-          optimal: bool = True, cancel: Cancel | None = None) -> SolveResult:
+          optimal: bool = True, cancel: Cancel | None = None,
+          optimize: bool = False) -> SolveResult:
     """Solve ``level``: push-optimally with A* over pushes (the default), or with
     ``optimal=False`` by a faster best-first search for any solution.
 
@@ -470,7 +492,10 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     planned packing order, then a feature-space search (``levelforge.sokoban.fess``)
     over the whole level, then (only at its node cap) weighted A* and A*. The
     solution replays to solved; it is marked ``optimal=False`` (its push count is an
-    upper bound) unless A* found it. ``unsolvable`` is still a proof. Uses a shared
+    upper bound) unless A* found it. ``unsolvable`` is still a proof. With
+    ``optimize=True`` the time left (all of it without a ``time_limit``: until no window
+    improves) goes to :func:`levelforge.sokoban.optimize`, which shortens the solution
+    by push-optimal re-solving of its windows. Uses a shared
     :class:`Solver` workspace; use your own :class:`Solver` per thread.
 
     >>> solve(Level.from_xsb('######\\n#@$ .#\\n######')).solution
@@ -483,4 +508,4 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     if _DEFAULT is None:
         _DEFAULT = Solver()
     return _DEFAULT.solve(level, max_nodes=max_nodes, time_limit=time_limit,
-                          optimal=optimal, cancel=cancel)
+                          optimal=optimal, cancel=cancel, optimize=optimize)
