@@ -24,6 +24,7 @@ from .grid import flood_fill
 from .sokoban_match import child_matching, parent_matching
 from .sokoban import _child_norm, _entry, _region_min, place_boxes
 from .sokoban_board import frozen_state, pi_corral
+from .sokoban_corral import corral_deadlock
 from .sokoban_heuristic import box_columns, matching_cost
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT, C_HEAP,
                             C_NODES, C_START, C_STATUS, C_TEPOCH, GROW, HALTED, LIMIT, MAX_G,
@@ -438,8 +439,13 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
              occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
              hu, hv, hp, hway, hminv, hused, fstack, hside, compof,
              nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
-             mseen, mnext, mqueue, path, mw):
-    """Continue the feature-space search for at most ``budget`` expansions. Returns
+             mseen, mnext, mqueue, path, mw,
+             cblk, cocc, cstamp, cstamp2, cqueue, cpool, cplayer, ctable, cctr,
+             dkey, dnorm, dbox, dres):
+    """Continue the feature-space search for at most ``budget`` expansions. A state
+    whose PI-corral's boxes alone can never reach goals
+    (:func:`levelforge.engine.sokoban_corral.corral_deadlock`, work arrays ``cblk`` to
+    ``dres``) is a deadlock: none of its children is made. Returns
     RUNNING (budget used), SOLVED (``ctr[C_GOAL]``), UNSOLVABLE (no open state left:
     every reachable state was expanded, a proof), LIMIT (node cap, cell table full or
     pushes past ``MAX_G``), GROW (the node arrays or the table need room: grow them
@@ -497,6 +503,12 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                         hway, hminv, hused)
         zmask = pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch,
                           width, stamp2, ctr, queue2)
+        if zmask > 0 and corral_deadlock(nbox_pool, base, nbox, zmask, stamp2,
+                                         np.int64(nplayer[u]), walls, goals, dead, zob, width,
+                                         tmp, fstack, cblk, cocc, cstamp, cstamp2, cqueue,
+                                         cpool, cplayer, ctable, cctr, dkey, dnorm, dbox,
+                                         dres):
+            zmask = 0
         g1 = gu + 1
         status = RUNNING
         for i in range(nbox):

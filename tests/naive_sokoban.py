@@ -275,3 +275,36 @@ def bfs_pushes_to(walls, boxes, player, target_boxes, target_player=None, max_st
                 raise RuntimeError("naive BFS state budget exceeded")
         frontier = nxt
     return None
+
+
+def corral_deadlock(walls, goals, dead, player, boxes, max_states=200_000):
+    """True when ``boxes`` (a corral's boxes, every other box dropped) can never all stand
+    on goals: breadth-first search over their pushes, dead squares and freeze deadlocks
+    (of this box set) pruned, finds no state with every box on a goal."""
+    walls, boxes = set(walls), frozenset(boxes)
+    if boxes <= goals:
+        return False
+    seen = {(boxes, _norm(walls, boxes, player)[0])}
+    frontier = [(boxes, player)]
+    while frontier:
+        nxt = []
+        for bs, p in frontier:
+            region = reachable(walls, bs, p)
+            for b in bs:
+                for step in DIRS.values():
+                    t = add(b, step)
+                    if add(b, step, -1) not in region or t in walls or t in bs or t in dead:
+                        continue
+                    nb = (bs - {b}) | {t}
+                    if frozen(walls, nb, goals, dead, t) == 2:
+                        continue
+                    if nb <= goals:
+                        return False
+                    key = (nb, _norm(walls, nb, b)[0])
+                    if key not in seen:
+                        seen.add(key)
+                        nxt.append((nb, b))
+            if len(seen) > max_states:
+                raise RuntimeError("naive BFS state budget exceeded")
+        frontier = nxt
+    return True
