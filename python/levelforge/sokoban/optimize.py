@@ -68,10 +68,11 @@ def optimize(level: Level, solution: str, time_limit: float | None = None,
     nodes = expanded = 0
     optimal = not pushes
     size = _FIRST_WINDOW
-    while pushes and not optimal:
+    covered = False  # a window over the whole solution was searched
+    while pushes and not covered:
         length = min(size, len(pushes))
         i = 0
-        while i + 1 < len(pushes) or (i == 0 and len(pushes) == 1):
+        while i < len(pushes):  # a shortened solution may end before the next window
             if deadline is not None and now_ns() >= deadline:
                 return _result(best, nodes, expanded, start, False)
             j = min(i + length, len(pushes))
@@ -80,18 +81,16 @@ def optimize(level: Level, solution: str, time_limit: float | None = None,
             expanded += e
             if status == "cancelled":
                 return _result(best, nodes, expanded, start, False)
-            whole = i == 0 and j == len(pushes)
+            covered = i == 0 and j == len(pushes)
             if status == SOLVED:
                 candidate = pushes[:i] + sub + pushes[j:]
                 moves = board.moves(candidate)
                 if (len(candidate), len(moves)) < (len(pushes), len(best)):
                     pushes, best = candidate, moves
-                optimal = whole  # the whole solution searched: its push count is proved
-            if j == len(pushes) or whole:
+                optimal = covered  # the whole solution searched: its push count is proved
+            if j >= len(pushes):
                 break
             i += max(1, length // 2)
-        if length >= len(pushes):
-            break
         size *= 2
     return _result(best, nodes, expanded, start, optimal)
 
