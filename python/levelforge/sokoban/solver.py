@@ -495,7 +495,8 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     upper bound) unless A* found it. ``unsolvable`` is still a proof. With
     ``optimize=True`` the time left (all of it without a ``time_limit``: until no window
     improves) goes to :func:`levelforge.sokoban.optimize`, which shortens the solution
-    by push-optimal re-solving of its windows. Uses a shared
+    by push-optimal re-solving of its windows (a solution proved push-optimal is kept as
+    it is). Uses a shared
     :class:`Solver` workspace; use your own :class:`Solver` per thread.
 
     >>> solve(Level.from_xsb('######\\n#@$ .#\\n######')).solution
