@@ -1,11 +1,11 @@
-"""The solution optimiser (levelforge.sokoban.optimize): push-optimal re-solving of windows
+"""The solution optimiser (levelforge.sokoban.optimizer): push-optimal re-solving of windows
 of a solution, with the solver's target configurations (box set + player region)."""
 import numpy as np
 import pytest
 
 from levelforge import ConfigError, InvalidMoveError
 from levelforge.sokoban import Level, Solver, collections, optimize, replay, solve
-from levelforge.sokoban.optimize import _Board
+from levelforge.sokoban.optimizer import _Board
 
 import naive_sokoban as naive
 from test_sokoban_solver import check_replay, pulled_level

@@ -14,7 +14,7 @@ from .editor import Check, Improvement, check, dead_squares, from_rle, improve, 
 from .boxoban import load_boxoban, read_boxoban
 from .difficulty import Difficulty, difficulty
 from .level import Level, load_xsb, read_xsb
-from .optimize import optimize
+from .optimizer import optimize
 from .replay import replay
 from .solver import SolveResult, Solver, solve
 

@@ -351,7 +351,7 @@ class Solver:
         """Shorten the solution of ``found`` until ``limit`` (a :class:`Limit`) stops it
         (without a deadline: until no window of it improves); the result counts the
         solve's and the optimiser's nodes."""
-        from .optimize import optimize  # it solves windows with a Solver: imported late
+        from .optimizer import optimize  # it solves windows with a Solver: imported late
         left = None if limit.deadline is None else (limit.deadline - now_ns()) / 1e9
         if (left is not None and left <= 0) or limit.reason() is not None:
             return found
