@@ -87,7 +87,8 @@ def test_start_page_links_every_game_and_names_the_file(server, watched):
                            ".includes('levels.jsonl')")
     hrefs = page.locator(".card").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert hrefs == ["/sokoban", "/sokoban/campaign/0", "/sokoban/microban/1", "/symmetry",
-                     "/mines", "/defense", "/gallery"]
+                     "/mines", "/defense", "/gallery", "/sokoban/edit", "/symmetry/edit",
+                     "/mines/edit", "/defense/edit"]
     shot(page, "home")
 
 

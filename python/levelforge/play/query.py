@@ -81,6 +81,10 @@ def parse_int(text, what):
         raise ConfigError(f"{what}: expected an integer, got {text!r}") from None
 
 
+_JSON_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer",
+               float: "a number", bool: "true or false", type(None): "null"}
+
+
 def parse_body(raw, fields, where):
     """The JSON object in request body ``raw`` (bytes) with exactly ``fields`` (a mapping of
     name to (type or tuple of types, default or REQUIRED)), checked."""
@@ -108,7 +112,8 @@ def parse_body(raw, fields, where):
         if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
             value = None  # JSON true/false is not a number here
         if not isinstance(value, kind):
-            names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+            names = " or ".join(_JSON_NAMES.get(k, k.__name__)
+                                for k in (kind if isinstance(kind, tuple) else (kind,)))
             raise ConfigError(f"{where}: field {name!r} must be {names}, got {data[name]!r}")
         out[name] = value
     return out

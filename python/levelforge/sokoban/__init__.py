@@ -14,9 +14,8 @@ from .editor import Check, Improvement, check, dead_squares, from_rle, improve, 
 from .boxoban import load_boxoban, read_boxoban
 from .difficulty import Difficulty, difficulty
 from .level import Level, load_xsb, read_xsb
-from .optimizer import optimize
 from .replay import replay
-from .solver import SolveResult, Solver, solve
+from .solver import SolveResult, Solver, optimize, solve
 
 __all__ = ["Check", "Difficulty", "GenerateResult", "Generator", "Improvement", "Level",
            "SolveResult", "Solver", "campaign", "check", "collections", "dead_squares",

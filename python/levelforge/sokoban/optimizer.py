@@ -1,6 +1,7 @@
 """Shortening a Sokoban solution: fewer pushes first, then fewer moves.
 
-A solution is a sequence of pushes with walks between them. :func:`optimize` takes
+A solution is a sequence of pushes with walks between them.
+:func:`~levelforge.sokoban.optimize` takes
 *windows* of it, pushes ``i`` to ``j``, and re-solves each push-optimally (A*) from the
 state after push ``i`` to the state after push ``j``: the boxes where push ``j`` left
 them and the player in the same region (a target configuration, not the level's goals;
@@ -20,13 +21,11 @@ non-optimal solvers.
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
-from ..cancel import Cancel
-from ..errors import ConfigError
-from ..timing import ms_since, now_ns
+from ..cancel import CANCELLED, LIMIT, Cancel
+from ..timing import now_ns
 from .level import Level
-from .replay import replay
-from .solver import LIMIT, SOLVED, SolveResult, Solver
 
 WINDOW_NODES = 200_000
 """Default node cap of each window's search."""
@@ -34,37 +33,21 @@ _FIRST_WINDOW = 8
 _LOWER = "ulrd"
 
 
-def optimize(level: Level, solution: str, time_limit: float | None = None,
-             max_nodes: int = WINDOW_NODES, cancel: Cancel | None = None) -> SolveResult:
-    """A solution of ``level`` at most as long as ``solution`` (pushes, then moves), by
-    push-optimal re-solving of its windows (see the module docstring). ``time_limit``
-    (seconds) bounds the work; None runs every pass (each window capped at
-    ``max_nodes`` states); a ``cancel`` token stops it too (the best solution so far is
-    returned either way). The result's ``optimal`` is True when the push count is
-    proved optimal (the window over the whole solution was searched to the end);
-    ``nodes`` and ``expanded`` add up the windows' searches.
-
-    >>> from levelforge.sokoban import Level
-    >>> optimize(Level.from_xsb('#####\\n#@$.#\\n#####'), 'R').pushes
-    1
-    """
+def shorten(level: Level, solution: str, solver: Any, time_limit: float | None = None,
+            cancel: Cancel | None = None) -> tuple[str, int, int, bool]:
+    """The work of :func:`levelforge.sokoban.optimize`: ``solution`` (a LURD solution of
+    ``level``, checked by the caller) shortened by re-solving its windows with
+    ``solver`` (a :class:`~levelforge.sokoban.Solver`, whose node cap bounds each
+    window) until ``time_limit`` or ``cancel`` stops it. Returns the shortened
+    solution, the nodes stored and expanded, and whether its push count is proved
+    optimal."""
     start = now_ns()
-    if not isinstance(level, Level):
-        raise ConfigError(f"optimize() takes a sokoban Level, not {type(level).__name__}")
-    if time_limit is not None and (isinstance(time_limit, bool)
-                                   or not isinstance(time_limit, (int, float))
-                                   or not time_limit > 0):
-        raise ConfigError(f"time_limit must be a positive number of seconds or None, "
-                          f"got {time_limit!r}")
-    if not replay(level, solution).is_solved:  # raises InvalidMoveError on a bad move
-        raise ConfigError("the moves do not solve the level: nothing to optimise")
     deadline = None if time_limit is None else start + int(time_limit * 1e9)
     board = _Board(level)
     pushes = board.pushes(solution)
     best = board.moves(pushes)
     if len(best) > len(solution):  # never the case (shortest walks), but never longer
         best = solution
-    solver = Solver(max_nodes=max_nodes)
     nodes = expanded = 0
     optimal = not pushes
     size = _FIRST_WINDOW
@@ -74,15 +57,15 @@ def optimize(level: Level, solution: str, time_limit: float | None = None,
         i = 0
         while i < len(pushes):  # a shortened solution may end before the next window
             if deadline is not None and now_ns() >= deadline:
-                return _result(best, nodes, expanded, start, False)
+                return best, nodes, expanded, False
             j = min(i + length, len(pushes))
             status, sub, n, e = board.window(solver, pushes, i, j, deadline, cancel)
             nodes += n
             expanded += e
-            if status == "cancelled":
-                return _result(best, nodes, expanded, start, False)
+            if status == CANCELLED:
+                return best, nodes, expanded, False
             covered = i == 0 and j == len(pushes)
-            if status == SOLVED:
+            if sub is not None:
                 candidate = pushes[:i] + sub + pushes[j:]
                 moves = board.moves(candidate)
                 if (len(candidate), len(moves)) < (len(pushes), len(best)):
@@ -92,13 +75,7 @@ def optimize(level: Level, solution: str, time_limit: float | None = None,
                 break
             i += max(1, length // 2)
         size *= 2
-    return _result(best, nodes, expanded, start, optimal)
-
-
-def _result(solution, nodes, expanded, start, optimal):
-    pushes = sum(ch.isupper() for ch in solution)
-    return SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
-                       ms_since(start), optimal)
+    return best, nodes, expanded, optimal
 
 
 class _Board:
@@ -193,4 +170,4 @@ class _Board:
             solver._target = None
         if not r.solved:
             return r.status, None, r.nodes, r.expanded
-        return SOLVED, _Board(sub).pushes(r.solution), r.nodes, r.expanded
+        return r.status, _Board(sub).pushes(r.solution), r.nodes, r.expanded

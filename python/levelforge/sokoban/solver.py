@@ -25,7 +25,9 @@ from ..errors import ConfigError
 from ..timing import ms_since, now_ns
 from .level import Level
 from .fess import FessWorkspace, fess_search
+from .optimizer import WINDOW_NODES, shorten
 from .packing import solve_any
+from .replay import replay
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -351,14 +353,15 @@ class Solver:
         """Shorten the solution of ``found`` until ``limit`` (a :class:`Limit`) stops it
         (without a deadline: until no window of it improves); the result counts the
         solve's and the optimiser's nodes."""
-        from .optimizer import optimize  # it solves windows with a Solver: imported late
         left = None if limit.deadline is None else (limit.deadline - now_ns()) / 1e9
         if (left is not None and left <= 0) or limit.reason() is not None:
             return found
-        better = optimize(level, found.solution, time_limit=left, cancel=limit.cancel)
-        return SolveResult(SOLVED, better.pushes, better.moves, better.solution,
-                           found.nodes + better.nodes, found.expanded + better.expanded,
-                           ms_since(start), better.optimal)
+        best, nodes, expanded, optimal = shorten(level, found.solution,
+                                                 Solver(max_nodes=WINDOW_NODES), left,
+                                                 limit.cancel)
+        return SolveResult(SOLVED, sum(ch.isupper() for ch in best), len(best), best,
+                           found.nodes + nodes, found.expanded + expanded, ms_since(start),
+                           optimal)
 
     def _search(self, board, box_cells, player, cap, weight, plan, symtab, limit):
         """One search from ``box_cells`` and ``player`` on a prepared ``board``: its
@@ -510,3 +513,33 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
         _DEFAULT = Solver()
     return _DEFAULT.solve(level, max_nodes=max_nodes, time_limit=time_limit,
                           optimal=optimal, cancel=cancel, optimize=optimize)
+
+
+def optimize(level: Level, solution: str, time_limit: float | None = None,
+             max_nodes: int = WINDOW_NODES, cancel: Cancel | None = None) -> SolveResult:
+    """A solution of ``level`` at most as long as ``solution`` (pushes, then moves), by
+    push-optimal re-solving of its windows (the module ``levelforge.sokoban.optimizer``).
+    ``time_limit`` (seconds) bounds the work; None runs every pass (each window capped
+    at ``max_nodes`` states); a ``cancel`` token stops it too (the best solution so far
+    is returned either way). The result's ``optimal`` is True when the push count is
+    proved optimal (the window over the whole solution was searched to the end);
+    ``nodes`` and ``expanded`` add up the windows' searches.
+
+    >>> from levelforge.sokoban import Level
+    >>> optimize(Level.from_xsb('#####\\n#@$.#\\n#####'), 'R').pushes
+    1
+    """
+    start = now_ns()
+    if not isinstance(level, Level):
+        raise ConfigError(f"optimize() takes a sokoban Level, not {type(level).__name__}")
+    if time_limit is not None and (isinstance(time_limit, bool)
+                                   or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0):
+        raise ConfigError(f"time_limit must be a positive number of seconds or None, "
+                          f"got {time_limit!r}")
+    if not replay(level, solution).is_solved:  # raises InvalidMoveError on a bad move
+        raise ConfigError("the moves do not solve the level: nothing to optimise")
+    best, nodes, expanded, optimal = shorten(level, solution, Solver(max_nodes=max_nodes),
+                                             time_limit, cancel)
+    return SolveResult(SOLVED, sum(ch.isupper() for ch in best), len(best), best, nodes,
+                       expanded, ms_since(start), optimal)
