@@ -23,7 +23,8 @@ Sections (each prints markdown tables):
 - ``guess``: win rates with 95% Wilson intervals (complete exact assistant), the old
   policy (``guess="safest"``) beside the new (``guess="best"``: look-ahead and exact
   endgame) on the same seeds, JSMinesweeper's published 30x16/99 figure for the same
-  start rule beside; each idea alone on the first ``--ablation-games`` games; time per
+  start rule beside; each idea alone (and ``dead``: best with dead cells skipped) on the
+  first ``--ablation-games`` games; time per
   game and per guess decision (median, p99).
 - ``compile``: cold compile time of the kernels (fresh ``NUMBA_CACHE_DIR``).
 
@@ -269,15 +270,15 @@ def guess_tables(pool, games, ablation_games):
     """Old (safest) beside new (best) on the same seeds, the ablation, and the times."""
     lines = ["| level | start | games | safest (old) [95% CI] | best (new) [95% CI] "
              "| published anchor |", "|---|---|---|---|---|---|"]
-    ablation = ["| level | games | safest | + look-ahead | + endgame | both (best) |",
-                "|---|---|---|---|---|---|"]
+    ablation = ["| level | games | safest | + look-ahead | + endgame | both (best) "
+                "| best + dead cells |", "|---|---|---|---|---|---|---|"]
     times = ["| level | rule | ms per game, median (p99) | ms per guess decision, median "
              "(p99) | guesses per game |", "|---|---|---|---|---|"]
     for level, start in GUESS_LEVELS:
         runs = {rule: guess_games(pool, level, start, rule, games)
                 for rule in ("safest", "best")}
         k = min(ablation_games, games)
-        for rule in ("lookahead", "endgame"):
+        for rule in ("lookahead", "endgame", "dead"):
             runs[rule] = guess_games(pool, level, start, rule, k)
         where = "(3,3) open" if start else "middle, open"
         anchor = (f"JSMinesweeper (Java solver, README): {JSM_OPEN_33:.1%}"
@@ -285,7 +286,7 @@ def guess_tables(pool, games, ablation_games):
         lines.append(f"| {level} | {where} | {games} | {_rate(runs['safest'])} | "
                      f"{_rate(runs['best'])} | {anchor} |")
         ablation.append(f"| {level} | {k} | " + " | ".join(
-            _rate(runs[r][:k]) for r in ("safest", "lookahead", "endgame", "best")) + " |")
+            _rate(runs[r][:k]) for r in ("safest", "lookahead", "endgame", "best", "dead")) + " |")
         for rule in ("safest", "best"):
             ms = [g[1] for g in runs[rule]]
             gms = [t for g in runs[rule] for t in g[2]] or [0.0]

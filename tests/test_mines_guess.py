@@ -291,3 +291,41 @@ def test_autoplay_guess_rules_are_reproducible_and_checked():
     with pytest.raises(ConfigError, match="lookahead"):
         GuessPolicy(lookahead=1)
     assert Level.parse("9x9-10").cells == 81
+
+
+def shown_values(obs, sols, c):
+    """The numbers cell ``c`` (flat) shows over the placements where it is safe."""
+    w, h, d = obs.width, obs.height, obs.depth
+    state = obs.state.reshape(-1).tolist()
+    around = [naive.flat(nb, w, h) for nb in naive.neighbours(obs.cell_of(c), w, h, d)]
+    flags = sum(state[j] == naive.FLAGGED for j in around)
+    return {flags + sum(j in s for j in around) for s in sols if c not in s}
+
+
+@pytest.mark.parametrize("level", ["8x8x1-13", "6x6x1-9", "4x4x2-6"])
+def test_dead_rule_skips_cells_that_can_show_one_number(level):
+    """Against brute force: the ``dead`` rule opens a cell that can show a single number
+    only when every look-ahead candidate is such a cell, and then the safest."""
+    from levelforge.mines.guess import CANDIDATES, MARGIN, _lookahead_move
+    assistant = Assistant(complete=True)
+    probe = Assistant(complete=True)
+    seen = mixed = 0
+    for obs in stuck_positions(level, range(60), 16):
+        a = assistant.analyze(obs, exact=True)
+        sols = placements(obs)
+        n = obs.width * obs.height * obs.depth
+        state = obs.state.reshape(-1)
+        sel = np.flatnonzero(obs.selectable.reshape(-1) & (state == K.CLOSED))
+        p = {c: sum(c in s for s in sols) / len(sols) for c in sel.tolist()}
+        low = min(p.values())
+        cand = [c for c in p if p[c] <= low + MARGIN]
+        if len(cand) > CANDIDATES:
+            continue
+        dead = {c for c in cand if len(shown_values(obs, sols, c)) <= 1}
+        chosen = obs.cell_index(_lookahead_move(obs, a.probabilities, a.log_count, probe, True))
+        assert chosen in cand and chosen < n
+        if chosen in dead:
+            assert dead == set(cand) and p[chosen] == pytest.approx(low, abs=1e-9)
+        mixed += bool(dead) and dead != set(cand)
+        seen += 1
+    assert seen >= 5 and mixed >= 1

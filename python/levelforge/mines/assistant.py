@@ -235,27 +235,29 @@ class AutoplayResult:
         return dict(self.__dict__)
 
 
-GUESS_RULES = (None, "best", "safest", "lookahead", "endgame")
+GUESS_RULES = (None, "best", "safest", "lookahead", "endgame", "dead")
 """``autoplay``'s guess rules: None (never guess, the design's assistant), ``safest``
 (:func:`~levelforge.mines.best_guess`), ``lookahead`` or ``endgame`` (that idea of
-:class:`~levelforge.mines.GuessPolicy` over the safest cell) and ``best`` (both)."""
+:class:`~levelforge.mines.GuessPolicy` over the safest cell), ``best`` (both) and ``dead``
+(``best`` with dead candidates skipped, a candidate rule under measurement)."""
 
 
-def guess_policy(rule: Literal["best", "safest", "lookahead", "endgame"]) -> GuessPolicy:
+def guess_policy(rule: Literal["best", "safest", "lookahead", "endgame", "dead"]) -> GuessPolicy:
     """The :class:`~levelforge.mines.GuessPolicy` of a guess rule (one of
     :data:`~levelforge.mines.GUESS_RULES` but None).
 
     >>> guess_policy("lookahead").to_dict()
-    {'lookahead': True, 'endgame': False}
+    {'lookahead': True, 'endgame': False, 'dead': False}
     """
     if rule not in GUESS_RULES[1:]:
         raise ConfigError(f"guess must be None or one of {GUESS_RULES[1:]}, got {rule!r}")
-    return GuessPolicy(rule in ("best", "lookahead"), rule in ("best", "endgame"))
+    return GuessPolicy(rule in ("best", "lookahead", "dead"), rule in ("best", "endgame", "dead"),
+                       rule == "dead")
 
 
 def autoplay(game: Game, assistant: Assistant | None = None, start: Sequence[int] | None = None,
              exact: bool = False, max_decisions: int = 100_000,
-             guess: Literal["best", "safest", "lookahead", "endgame"] | None = None
+             guess: Literal["best", "safest", "lookahead", "endgame", "dead"] | None = None
              ) -> AutoplayResult:
     """Play certain moves until the game ends or the assistant is stuck.
 

@@ -283,7 +283,7 @@ def main(argv=None, prog="levelforge mines"):
                    help="counting states per component (default 200,000)")
     a.add_argument("--no-guess", nargs="?", const="1", default="0", metavar="easy",
                    help="no-guess boards (easy: single numbers suffice)")
-    a.add_argument("--guess", choices=["best", "safest", "lookahead", "endgame"],
+    a.add_argument("--guess", choices=["best", "safest", "lookahead", "endgame", "dead"],
                    help="when stuck, guess (for solver benchmarks): best (look-ahead and "
                         "an exact endgame), safest (lowest mine probability), or one idea")
     a.add_argument("--json", action="store_true", help="print the summary as JSON")

@@ -1,7 +1,7 @@
 """Guessing when no move is certain: the safest cell, one ply of look-ahead, an exact endgame.
 
-Everything here reads the public observation only. Three ideas, each a switch of
-:class:`~levelforge.mines.GuessPolicy` (``autoplay(guess=...)`` names the four combinations):
+Everything here reads the public observation only. The ideas below are switches of
+:class:`~levelforge.mines.GuessPolicy` (``autoplay(guess=...)`` names five combinations):
 
 - **safest** (:func:`~levelforge.mines.best_guess`): the lowest exact mine probability,
   ties to the cell most likely to show a 0.
@@ -12,6 +12,10 @@ Everything here reads the public observation only. Three ideas, each a switch of
   proves: if some selectable cell becomes safe, the guess made progress; if not, the next
   guess must be taken blind, at the best safety left. The cell of largest
   ``sum_v P(safe, v) * (1 if progress else next safety)`` is opened.
+- **dead cells** (with the look-ahead): a candidate that can show only one number (its
+  number is the same in every placement where it is safe) tells nothing but its own
+  safety, and it stays as safe later as it is now, so it is skipped while a candidate that
+  can show two numbers or more exists; when every candidate is dead, the safest is opened.
 - **endgame**: when the observation allows at most ``ENDGAME_SOLUTIONS`` placements
   over at most ``ENDGAME_CELLS`` closed cells, every placement is enumerated and the
   move that maximises the exact probability of winning is found by a search over
@@ -130,18 +134,19 @@ class GuessPolicy:
     True
     """
 
-    def __init__(self, lookahead: bool = True, endgame: bool = True) -> None:
-        for name, v in (("lookahead", lookahead), ("endgame", endgame)):
+    def __init__(self, lookahead: bool = True, endgame: bool = True, dead: bool = False) -> None:
+        for name, v in (("lookahead", lookahead), ("endgame", endgame), ("dead", dead)):
             if not isinstance(v, (bool, np.bool_)):
                 raise ConfigError(f"{name} must be True or False, got {v!r}")
         self.lookahead = bool(lookahead)
         self.endgame = bool(endgame)
+        self.dead = bool(dead)
         self.last = "safest"        # which idea chose the last guess
         self._probe = None
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict."""
-        return {"lookahead": self.lookahead, "endgame": self.endgame}
+        return {"lookahead": self.lookahead, "endgame": self.endgame, "dead": self.dead}
 
     def choose(self, obs: PublicObservation, analysis: Any) -> Cell | None:
         """The cell to open in ``obs`` (a selectable closed cell), or None when there is none.
@@ -164,16 +169,18 @@ class GuessPolicy:
             if self._probe is None:
                 from .assistant import Assistant
                 self._probe = Assistant(max_component_cells=1 << 20, max_nodes=LOOKAHEAD_NODES)
-            cell = _lookahead_move(obs, p, log_count, self._probe)
+            cell = _lookahead_move(obs, p, log_count, self._probe, self.dead)
             if cell is not None:
                 self.last = "lookahead"
                 return cell
         return best_guess(obs, p)
 
 
-def _lookahead_move(obs, probabilities, log_count, assistant):
+def _lookahead_move(obs, probabilities, log_count, assistant, dead=False):
     """The near-safest cell of largest ``sum_v P(safe, v) * (1 if progress else the best
-    safety left)``; None when there is no candidate."""
+    safety left)``; None when there is no candidate. With ``dead``, candidates that can
+    show only one number lose to any that can show more, and the safest candidate is
+    taken when all are dead."""
     p, cand, zero = _candidates(obs, probabilities, MARGIN)
     if cand.size == 0:
         return None
@@ -188,6 +195,8 @@ def _lookahead_move(obs, probabilities, log_count, assistant):
     numbers = np.array(obs.numbers.reshape(n))
     sel = np.zeros(n, np.uint8)
     best, best_score = None, -1.0
+    if dead:
+        best = int(cand[0])             # the safest, kept when every candidate is dead
     for c in cand.tolist():
         around = nb26[c][nb26[c] >= 0]
         flags = int(np.count_nonzero(state[around] == K.FLAGGED))
@@ -197,6 +206,7 @@ def _lookahead_move(obs, probabilities, log_count, assistant):
         state[c] = K.OPEN
         K.selectable_mask(state, boundary, nb6, sel)
         score = 0.0
+        shows = 0
         for v in range(lo, hi + 1):
             numbers[c] = v
             if assistant._run((w, h, d), state, numbers, obs.remaining_mines, True) != E.A_OK:
@@ -206,6 +216,7 @@ def _lookahead_move(obs, probabilities, log_count, assistant):
             if math.isnan(log_v):        # a component over a cap: no exact count here
                 return None
             share = math.exp(log_v - log_count)
+            shows += share > 0.0
             unknown = (state == K.CLOSED) & (sel != 0) & (ws.known != K.MINE)
             if np.any(unknown & (ws.known == K.SAFE)):
                 score += share
@@ -215,6 +226,8 @@ def _lookahead_move(obs, probabilities, log_count, assistant):
                 score += share
         state[c] = K.CLOSED
         numbers[c] = -1
+        if dead and shows <= 1:
+            continue
         if score > best_score + 1e-12:
             best, best_score = c, score
     return obs.cell_of(best)
