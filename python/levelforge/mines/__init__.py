@@ -6,8 +6,8 @@
 >>> result.status in ("won", "stuck")
 True
 """
-from .assistant import (GUESS_RULES, Analysis, Assistant, AutoplayResult, Move, autoplay,
-                        guess_policy)
+from .assistant import Analysis, Assistant, Move
+from .autoplayer import GUESS_RULES, AutoplayResult, autoplay, guess_policy
 from .editor import BoardCheck, check_board, random_mines
 from .game import PRESETS, Game, Level
 from .guess import GuessPolicy, best_guess, endgame_move, win_probability

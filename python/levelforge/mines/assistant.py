@@ -1,4 +1,5 @@
-"""The logic assistant: certain moves from public information only, and autoplay.
+"""The logic assistant: certain moves from public information only (autoplay is in
+:mod:`levelforge.mines.autoplayer`).
 
 The assistant reads a :class:`~levelforge.mines.PublicObservation` (never the minefield).
 Method: one constraint per open number over its closed unflagged neighbours (flags count
@@ -12,18 +13,17 @@ the global count to give the exact mine probability of every closed cell.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from levelforge.engine import mines as K
 from levelforge.engine import mines_enum as E
-from levelforge.errors import ConfigError, InvalidMoveError
+from levelforge.errors import ConfigError
 from levelforge.timing import ms_since, now_ns
 
 from .game import Game
-from .guess import GuessPolicy
 from .observation import Cell, PublicObservation
 from .workspace import Workspace
 
@@ -207,126 +207,3 @@ class Assistant:
         p[E.P_PUBLIC] = 1
         p[E.P_WITNESS] = self.complete
         return ws.analyze(state, numbers, self._nb26)
-
-
-@dataclass(frozen=True)
-class AutoplayResult:
-    """How an autoplay game ended.
-
-    ``status``: ``won``, ``lost`` (only after a guess: certain moves never lose),
-    ``stuck`` (no certain move left and no guessing) or ``contradiction``.
-    ``opens``/``flags`` count the moves played (guesses included), ``guesses`` the opens
-    that were not certain, ``decisions`` the analyses, ``decision_ms`` their total time,
-    ``guess_ms`` the time of each guess decision (its analysis and the choice).
-    """
-
-    status: str
-    opens: int
-    flags: int
-    decisions: int
-    decision_ms: float
-    elapsed_ms: float
-    skipped: int = 0
-    guesses: int = 0
-    guess_ms: tuple[float, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict of the fields."""
-        return dict(self.__dict__)
-
-
-GUESS_RULES = (None, "best", "safest", "lookahead", "endgame", "dead")
-"""``autoplay``'s guess rules: None (never guess, the design's assistant), ``safest``
-(:func:`~levelforge.mines.best_guess`), ``lookahead`` or ``endgame`` (that idea of
-:class:`~levelforge.mines.GuessPolicy` over the safest cell), ``best`` (both) and ``dead``
-(``best`` with dead candidates skipped, a candidate rule under measurement)."""
-
-
-def guess_policy(rule: Literal["best", "safest", "lookahead", "endgame", "dead"]) -> GuessPolicy:
-    """The :class:`~levelforge.mines.GuessPolicy` of a guess rule (one of
-    :data:`~levelforge.mines.GUESS_RULES` but None).
-
-    >>> guess_policy("lookahead").to_dict()
-    {'lookahead': True, 'endgame': False, 'dead': False}
-    """
-    if rule not in GUESS_RULES[1:]:
-        raise ConfigError(f"guess must be None or one of {GUESS_RULES[1:]}, got {rule!r}")
-    return GuessPolicy(rule in ("best", "lookahead", "dead"), rule in ("best", "endgame", "dead"),
-                       rule == "dead")
-
-
-def autoplay(game: Game, assistant: Assistant | None = None, start: Sequence[int] | None = None,
-             exact: bool = False, max_decisions: int = 100_000,
-             guess: Literal["best", "safest", "lookahead", "endgame", "dead"] | None = None
-             ) -> AutoplayResult:
-    """Play certain moves until the game ends or the assistant is stuck.
-
-    A game not started yet is opened at ``start`` (default: the middle of the top face,
-    ``(width // 2, height // 2, 0)``), which is always a zero. Each round asks the
-    assistant once and plays every proved move still legal (opens first, then flags).
-    With a ``guess`` rule (for solver benchmarks; the design's assistant never guesses)
-    a stuck round asks for exact probabilities and opens the rule's guess instead
-    (:data:`~levelforge.mines.GUESS_RULES`; ``best`` is the strongest, ``safest`` the lowest mine
-    probability). The guess reads the public observation only.
-
-    >>> from levelforge.mines import Game
-    >>> result = autoplay(Game("easy", seed=3))
-    >>> result.status in ("won", "stuck")
-    True
-    >>> autoplay(Game("9x9x1-10", seed=3), guess="best").status in ("won", "lost")
-    True
-    """
-    policy = None if guess is None else guess_policy(guess)
-    t0 = now_ns()
-    assistant = Assistant() if assistant is None else assistant
-    if game.status == "ready":
-        lv = game.level
-        game.open(start if start is not None else (lv.width // 2, lv.height // 2, 0))
-    opens = flags = decisions = skipped = guesses = 0
-    guess_ms = []
-    decision_ms = 0.0
-    status = None
-    while status is None:
-        if game.status in ("won", "lost"):
-            status = game.status
-            break
-        if decisions >= max_decisions:
-            status = "stuck"
-            break
-        obs = game.observe()
-        analysis = assistant.analyze(obs, exact=exact)
-        decisions += 1
-        decision_ms += analysis.elapsed_ms
-        skipped = analysis.skipped
-        if analysis.status == "stuck" and policy is not None:
-            t_guess = now_ns() - int(analysis.elapsed_ms * 1e6)
-            if not exact:
-                analysis = assistant.analyze(obs, exact=True)
-                decisions += 1
-                decision_ms += analysis.elapsed_ms
-            if analysis.status == "stuck":
-                cell = policy.choose(obs, analysis)
-                if cell is not None:
-                    guess_ms.append(ms_since(t_guess))
-                    game.open(cell)
-                    opens += 1
-                    guesses += 1
-                    continue
-        if analysis.status != "moves":
-            status = analysis.status
-            break
-        for move in analysis.moves:
-            if game.status != "playing":
-                break
-            try:
-                if move.action == "open":
-                    game.open(move.cell)
-                    opens += 1
-                else:
-                    game.flag(move.cell)
-                    flags += 1
-            except InvalidMoveError:
-                # already opened by an earlier cascade of this round
-                continue
-    return AutoplayResult(status, opens, flags, decisions, decision_ms, ms_since(t0), skipped,
-                          guesses, tuple(guess_ms))

@@ -16,7 +16,8 @@ from levelforge.progress import progress
 from levelforge.seeding import check_seed, item_seed
 from levelforge.warmup import CompileNotice
 
-from .assistant import Assistant, autoplay
+from .assistant import Assistant
+from .autoplayer import autoplay
 from .game import Game, Level
 from .noguess import check_no_guess
 from .observation import CLOSED, FLAGGED, OPEN

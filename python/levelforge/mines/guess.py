@@ -36,6 +36,7 @@ from levelforge.engine import mines as K
 from levelforge.engine import mines_enum as E
 from levelforge.errors import ConfigError
 
+from .assistant import Assistant
 from .observation import Cell, PublicObservation
 
 MARGIN = 0.1              # look-ahead candidates: mine probability within this of the lowest
@@ -167,7 +168,6 @@ class GuessPolicy:
                 return cell
         if self.lookahead:
             if self._probe is None:
-                from .assistant import Assistant
                 self._probe = Assistant(max_component_cells=1 << 20, max_nodes=LOOKAHEAD_NODES)
             cell = _lookahead_move(obs, p, log_count, self._probe, self.dead)
             if cell is not None:
