@@ -220,5 +220,7 @@ def test_a_slow_answer_while_kernels_are_prepared_says_so_then_gives_the_answer(
                                "symmetry (')")
         page.wait_for_function("document.getElementById('status').textContent"
                                ".startsWith('Solver:')")
-        assert page.locator("#status").text_content().startswith(
-            "Solver: limit. The server stopped the solver at its deadline (4000.0 ms)")
+        text = page.locator("#status").text_content()  # the solver's own answer, stopped
+        assert text.startswith(  # at the server's deadline less its margin (3.6 s)
+            "Solver: limit. The server stopped the solver at its deadline (")
+        assert " states), so whether this position can be solved is unknown." in text

@@ -658,3 +658,28 @@ def test_cli_solve_any_marks_solutions_not_proved_optimal(tmp_path, capsys):
     assert "level 1 (one): solved (not proved optimal) pushes=2" in out
     assert main(["solve", str(path)]) == 0
     assert "level 1 (one): solved pushes=2" in capsys.readouterr().out
+
+
+def test_node_counts_do_not_depend_on_what_the_solver_solved_before():
+    """The hash keys of a board are drawn for its size alone: a Solver that solved a
+    40x40 level in between counts the same states on microban levels 7, 31 and 33
+    (whose counts moved when a larger board redrew the keys) as before it, and as a
+    fresh process does; the push counts are the optimal ones either way."""
+    import subprocess
+    import sys
+    rows = ["#" * 40] + ["#" + ("@$." if r == 1 else "   ") + " " * 35 + "#"
+                         for r in range(1, 39)] + ["#" * 40]
+    big = Level.from_xsb("\n".join(rows))
+    picks = (6, 30, 32)
+    s = Solver()
+    before = [s.solve(MICROBAN[i], max_nodes=20_000) for i in picks]
+    assert s.solve(big).pushes == 1
+    after = [s.solve(MICROBAN[i], max_nodes=20_000) for i in picks]
+    code = ("from levelforge.sokoban import collections, solve\n"
+            "m = collections.load('microban')\n"
+            f"print([solve(m[i], max_nodes=20_000).nodes for i in {picks!r}])")
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.strip()
+    assert [r.nodes for r in after] == [r.nodes for r in before]
+    assert fresh == str([r.nodes for r in before])
+    assert [r.pushes for r in after] == [r.pushes for r in before]

@@ -332,8 +332,11 @@ class Game:
         return code
 
     @classmethod
-    def from_share_code(cls, code: str) -> Game:
-        """The game of a share code, restarted with only its first cell open.
+    def from_share_code(cls, code: str, *, time_limit: float | None = None,
+                        cancel: Cancel | None = None) -> Game:
+        """The game of a share code, restarted with only its first cell open (a no-guess
+        board placed within ``time_limit`` seconds, stopped by ``cancel``, as in
+        :class:`Game`; neither is kept with the game).
 
         >>> Game.from_share_code("seed=3&level=hard&start=0,0,0").status
         'playing'
@@ -360,13 +363,16 @@ class Game:
         if len(start) != 3:
             raise ConfigError(f"share code {code!r}: start must be x,y,z")
         try:
-            game = cls(q["level"][0], seed, check_no_guess(q.get("no_guess", ["0"])[0]))
+            game = cls(q["level"][0], seed, check_no_guess(q.get("no_guess", ["0"])[0]),
+                       time_limit=time_limit, cancel=cancel)
         except ConfigError as exc:
             raise ConfigError(f"share code {code!r}: {exc}") from None
         try:
             game.open(start)
         except InvalidMoveError as exc:
             raise ConfigError(f"share code {code!r}: bad start cell: {exc}") from None
+        finally:
+            game.time_limit = game.cancel = None
         return game
 
     def __repr__(self):

@@ -171,18 +171,26 @@ def generate(level, start, seed_state, no_guess=True, strategy=DEFAULT_STRATEGY,
                 break
             play.ws.grow(status)
     out = play.out
+    what = _what(level, start, no_guess)
     if status == G.HALTED:
-        raise_stopped(limit, f"no {'easy ' if no_guess == 'easy' else ''}no-guess board of "
-                             f"{level.name} from start {start}")
+        raise_stopped(limit, what)
     info = Generation(no_guess, strategy, int(out[G.O_ATTEMPTS]), int(out[G.O_PERTURB]),
                       int(out[G.O_REPLAYS]), ms_since(t0))
     if status != G.WON:
-        raise GenerationError(
-            f"no {'easy ' if no_guess == 'easy' else ''}no-guess board of {level.name} from "
-            f"start {start} within {max_attempts} placements ({strategy})")
+        raise GenerationError(f"{what} within {max_attempts} placements of the mines (a board "
+                              "this dense may have none that certain moves win): choose "
+                              "fewer mines or an ordinary board")
     seed_state[:] = rng
     rating = _rating(level, mine, numbers, out, no_guess, play)
     return mine, numbers, info, rating
+
+
+def _what(level, start, no_guess):
+    """The board asked for, in the player's terms (the first open as ``x,y,z``)."""
+    w, h = level.width, level.height
+    cell = f"{start % w},{start // w % h},{start // (w * h)}"
+    return f"no {'easy ' if no_guess == 'easy' else ''}no-guess board {level.name} " \
+           f"opening at {cell}"
 
 
 _KERNELS_LOADED = False

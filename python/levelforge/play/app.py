@@ -37,7 +37,7 @@ from .guard import LocalOnly, TooLarge, json_answer, read_body
 from .pages import PAGES, assemble
 from .pool import WORKERS, Pool, Stopped
 from .sessions import Sessions
-from .sokoban import MAX_TIME_LIMIT
+from .sokoban import MAX_TIME_LIMIT, STOPPED
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_DEADLINE = 60.0
@@ -84,7 +84,7 @@ def _stopped(endpoint, exc, seconds, body):
                            "expanded": None, "elapsed_ms": round(seconds * 1e3, 1),
                            "time_limit": data.get("time_limit", 5),
                            "from_moves": data.get("moves", ""),
-                           "stopped": "the server stopped the solver at its deadline"})
+                           "stopped": STOPPED})
     if exc.reason == "deadline":
         return _json(400, {"error": f"{endpoint.path}: this request took more than "
                                     f"{seconds:g} s, the server's limit for one request, "

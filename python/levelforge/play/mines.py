@@ -16,8 +16,9 @@ design's caps on an ordinary board, complete on a no-guess board (``no_guess=1``
 False
 """
 import math
+from contextlib import contextmanager
 
-from ..errors import ConfigError, GenerationError, InvalidMoveError
+from ..errors import ConfigError, InvalidMoveError
 from ..mines import Assistant, Game
 from .query import REQUIRED, Query, parse_body
 
@@ -46,30 +47,33 @@ def view(game):
     return data
 
 
-def new_game(games, query):
+def new_game(games, query, time_limit=None, cancel=None):
     """``GET /api/mines/new?level=&seed=[&start=x,y,z][&no_guess=0|1|easy]``: a new game
-    (with its first cell opened when ``start`` is given, as a share link rebuilds it)."""
+    (with its first cell opened when ``start`` is given, as a share link rebuilds it). A
+    no-guess board is placed within ``time_limit`` seconds (``cancel`` stops it); one that
+    cannot be made answers the library's :class:`~levelforge.GenerationError`."""
     level, seed = query.text("level", "normal"), query.int("seed")
     start, no_guess = query.text("start", None), query.text("no_guess", "0")
     if start is None:
         game = Game(level, seed, no_guess)
-    else:
-        game = _no_guess(lambda: Game.from_share_code(
-            f"seed={seed}&level={level}&start={start}&no_guess={no_guess}"), level, start)
+    else:  # the share code's own checks and messages
+        game = Game.from_share_code(f"seed={seed}&level={level}&start={start}"
+                                    f"&no_guess={no_guess}", time_limit=time_limit, cancel=cancel)
     return {"game": games.add(game), **view(game)}
 
 
-def _no_guess(make, level, start):
-    """``make()``, with a no-guess board that cannot be made said in the player's terms."""
+@contextmanager
+def _limited(game, time_limit, cancel):
+    """``game`` with the request's limit while inside; never kept with the game (the
+    token belongs to one request)."""
+    game.time_limit, game.cancel = time_limit, cancel
     try:
-        return make()
-    except GenerationError:
-        raise ConfigError(f"no no-guess board {level} opening at {start} could be made (a "
-                          "board this dense may have none that certain moves win): choose "
-                          "fewer mines or an ordinary board") from None
+        yield game
+    finally:
+        game.time_limit = game.cancel = None
 
 
-def act(games, body):
+def act(games, body, time_limit=None, cancel=None):
     """``POST /api/mines/act``: ``{"game", "action": open|flag|chord, "cell": [x, y, z]}``.
     An illegal action changes nothing and comes back as ``refused`` with the API's reason."""
     data = parse_body(body, {"game": (str, REQUIRED), "action": (str, REQUIRED),
@@ -80,8 +84,8 @@ def act(games, body):
     refused = None
     cell = tuple(data["cell"])
     try:
-        _no_guess(lambda: getattr(game, data["action"])(cell), game.level.name,
-                  ",".join(map(str, cell)))
+        with _limited(game, time_limit, cancel):
+            getattr(game, data["action"])(cell)
     except InvalidMoveError as exc:
         refused = str(exc)
     return {"refused": refused, **view(game)}
@@ -108,8 +112,8 @@ def routes():
     """``(method, path, handler(request, body, state))`` of the Minesweeper API."""
     return [
         ("GET", "/api/mines/new", lambda r, b, s: new_game(
-            s.mines, Query(r.query_params, _NEW, r.url.path))),
-        ("POST", "/api/mines/act", lambda r, b, s: act(s.mines, b)),
+            s.mines, Query(r.query_params, _NEW, r.url.path), s.time_limit, s.cancel)),
+        ("POST", "/api/mines/act", lambda r, b, s: act(s.mines, b, s.time_limit, s.cancel)),
         ("GET", "/api/mines/hint", lambda r, b, s: hint(
             s.mines, Query(r.query_params, ("game", "exact"), r.url.path))),
     ]

@@ -5,9 +5,14 @@ The server never runs a kernel: every engine call goes to a worker process
 static files and other games keep answering while a solve runs, and Ctrl-C is seen at once.
 
 - Each call has a deadline (seconds of engine time: from when a worker takes it, time
-  spent compiling kernels on a first run aside). When it passes, or the client hangs up, the call is stopped
-  by killing its worker (a Numba kernel cannot be interrupted otherwise) and a fresh
-  worker takes its place.
+  spent compiling kernels on a first run aside). The worker hands the handler the time
+  left (the deadline less :func:`budget`'s margin) and a :class:`~levelforge.Cancel`
+  token, so that generators and solves stop by themselves, with the library's own
+  answer (a ``limit`` status, a :class:`~levelforge.GenerationError` naming the limit).
+  When the deadline passes all the same, or the client hangs up, the pool sets the
+  token and gives the call :data:`GRACE` seconds to end; then it kills the worker (a
+  Numba kernel step cannot be interrupted otherwise) and a fresh worker takes its
+  place.
 - Long calls (solves, generators, hints) never take the last free worker: it stays for
   the quick ones (moves), so a game stays playable while another page solves.
 - At start-up the workers prepare every system's kernels in the background, the mines
@@ -26,10 +31,24 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
+from ..cancel import Cancel
+
 ORDER = ("mines", "sokoban", "defense", "symmetry")
 """The order in which systems are prepared at start-up (the assistant's is the longest)."""
 WORKERS = 2
 """Worker processes by default."""
+GRACE = 0.5
+"""Seconds a stopped call (its token set) has to end before its worker is killed."""
+
+
+def budget(seconds: float) -> float:
+    """The time limit a call with a deadline of ``seconds`` hands the library: a tenth
+    less (at most a second), so that the library's own limit comes first.
+
+    >>> budget(60.0), budget(2.0)
+    (59.0, 1.8)
+    """
+    return seconds - min(1.0, seconds / 10)
 
 
 class Stopped(Exception):
@@ -49,6 +68,7 @@ class Job:
     long: bool
     seconds: float
     future: asyncio.Future
+    token: Cancel | None = None  # long calls only: set to stop them
     worker: "Worker | None" = None
     deadline: float | None = None  # set when a worker takes it
 
@@ -178,7 +198,8 @@ class Pool:
         if self.failures >= 3:
             raise Stopped("failed", "the server's worker processes cannot start")
         self.start()
-        job = Job(path, message, system, long, seconds, self.loop.create_future())
+        job = Job(path, message, system, long, seconds, self.loop.create_future(),
+                  Cancel() if long else None)
         self.queue.append(job)
         self._dispatch()
         try:
@@ -211,7 +232,16 @@ class Pool:
         if job in self.queue:
             self.queue.remove(job)
         elif job.worker is not None and job.worker.job is job:
-            job.worker.kill()  # its end of pipe comes next: _died replaces it
+            if job.token is None:
+                job.worker.kill()  # its end of pipe comes next: _died replaces it
+            else:  # the call stops by itself, else it is killed after the grace
+                job.token.cancel()
+                self.loop.call_later(GRACE, self._kill_if, job.worker, job)
+
+    @staticmethod
+    def _kill_if(w, job):
+        if w.job is job:
+            w.kill()
 
     def _dispatch(self):
         for job in list(self.queue):
@@ -221,7 +251,7 @@ class Pool:
                 job.worker, w.job = w, job
                 job.deadline = self.loop.time() + job.seconds
                 self._preparing(w, job.system)
-                w.send(job.message)
+                w.send(job.message + (budget(job.seconds), job.token))
         for w in self.workers:
             if w.idle and not self.queue:
                 self._warm(w)

@@ -16,6 +16,7 @@ the API's; the browser only draws the position it gets back.
 """
 from functools import lru_cache
 
+from ..cancel import CANCELLED, LIMIT
 from ..errors import ConfigError, InvalidMoveError
 from ..sokoban import campaign, collections, generate, read_xsb, replay, solve
 from ..sokoban.level import _is_board_line
@@ -26,6 +27,8 @@ OPTIMAL_TIME_LIMIT = 10.0
 MAX_TIME_LIMIT = 60.0
 """Largest time limit the Solve button may ask for, in seconds."""
 MAX_MOVES = 100_000
+STOPPED = "the server stopped the solver at its deadline"
+"""Why a solve answers ``limit`` when the server's deadline came before its own limit."""
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
 _GENERATE = ("seed", "width", "height", "boxes", "inner_walls", "pushes")
 
@@ -67,13 +70,14 @@ def _describe(level, source, title, proof=None, seed=None, config=None, elapsed_
             "elapsed_ms": elapsed_ms, "state": _state(level, "")}
 
 
-def level_generated(query):
-    """A generated level: ``seed`` and the generator's settings (``pushes`` as ``LO-HI``)."""
+def level_generated(query, time_limit=None, cancel=None):
+    """A generated level: ``seed`` and the generator's settings (``pushes`` as ``LO-HI``);
+    ``time_limit`` and ``cancel`` stop the generator (see :func:`levelforge.sokoban.generate`)."""
     config = {"width": query.int("width", 7), "height": query.int("height", 7),
               "boxes": query.int("boxes", 2), "inner_walls": query.int("inner_walls", 0),
               "pushes": query.text("pushes", "4-8")}
     seed = query.int("seed")
-    result = generate(seed, **config)
+    result = generate(seed, **config, time_limit=time_limit, cancel=cancel)
     c = result.config
     title = (f"{c['width']}x{c['height']}, {c['boxes']} box{'es' if c['boxes'] > 1 else ''}, "
              f"seed {seed}")
@@ -81,12 +85,12 @@ def level_generated(query):
                      (result.pushes, result.solution), seed, c, result.elapsed_ms)
 
 
-def level_campaign(index):
+def level_campaign(index, time_limit=None, cancel=None):
     """Campaign level ``index`` (0-based): :func:`levelforge.sokoban.campaign`'s
-    configuration, generated with seed ``index``."""
+    configuration, generated with seed ``index`` (stopped by ``time_limit``, ``cancel``)."""
     index = parse_int(index, "campaign level")
     config = campaign(index)
-    result = generate(index, **config)
+    result = generate(index, **config, time_limit=time_limit, cancel=cancel)
     lo, hi = config["pushes"]
     title = (f"Campaign level {index}: {config['width']}x{config['height']}, "
              f"{config['boxes']} box{'es' if config['boxes'] > 1 else ''}, {lo}-{hi} pushes")
@@ -187,17 +191,24 @@ def move(body):
     return move_state(data["xsb"], data["moves"], data["action"])
 
 
-def solve_position(body):
+def solve_position(body, time_limit=None, cancel=None):
     """``POST /api/sokoban/solve``: solve the position after ``moves`` within
-    ``time_limit`` seconds; the answer is the solver's, ``limit`` included."""
+    ``time_limit`` seconds; the answer is the solver's, ``limit`` and ``cancelled``
+    included (the server's ``time_limit``, when shorter, and ``cancel`` stop it too)."""
     data = _body(body, "solve", {"time_limit": ((int, float), 5)})
     limit = data["time_limit"]
     if not 0 < limit <= MAX_TIME_LIMIT:
         raise ConfigError(f"solve: time_limit must be in (0, {MAX_TIME_LIMIT:g}] seconds, "
                           f"got {limit!r}")
     position = replay(_level_from_xsb(data["xsb"], "solve"), data["moves"])
-    result = solve(position, time_limit=limit)
-    return {**result.to_dict(), "time_limit": limit, "from_moves": data["moves"]}
+    server = time_limit is not None and time_limit < limit
+    result = solve(position, time_limit=time_limit if server else limit, cancel=cancel)
+    answer = {**result.to_dict(), "time_limit": limit, "from_moves": data["moves"]}
+    if result.status == CANCELLED:
+        answer["stopped"] = "the client hung up, so the solve was cancelled"
+    elif result.status == LIMIT and server:
+        answer["stopped"] = STOPPED
+    return answer
 
 
 def _path_value(request, name):
@@ -210,9 +221,9 @@ def routes():
     """``(method, path, handler(request, body, state))`` of the Sokoban API."""
     return [
         ("GET", "/api/sokoban/generate", lambda r, b, s: level_generated(
-            Query(r.query_params, _GENERATE, r.url.path))),
+            Query(r.query_params, _GENERATE, r.url.path), s.time_limit, s.cancel)),
         ("GET", "/api/sokoban/campaign/{index}",
-         lambda r, b, s: level_campaign(_path_value(r, "index"))),
+         lambda r, b, s: level_campaign(_path_value(r, "index"), s.time_limit, s.cancel)),
         ("GET", "/api/sokoban/microban/{number}",
          lambda r, b, s: level_microban(_path_value(r, "number"))),
         ("GET", "/api/sokoban/file/{item}",
@@ -220,5 +231,6 @@ def routes():
         ("GET", "/api/sokoban/custom", lambda r, b, s: level_custom(
             Query(r.query_params, ("xsb", "level"), r.url.path))),
         ("POST", "/api/sokoban/move", lambda r, b, s: move(b)),
-        ("POST", "/api/sokoban/solve", lambda r, b, s: solve_position(b)),
+        ("POST", "/api/sokoban/solve",
+         lambda r, b, s: solve_position(b, s.time_limit, s.cancel)),
     ]

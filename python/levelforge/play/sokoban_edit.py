@@ -29,15 +29,18 @@ def _text(data, where):
     return data["xsb"] if data["rle"] is None else from_rle(data["rle"])
 
 
-def check_level(body):
+def check_level(body, time_limit=None):
     """``POST /api/sokoban/edit/check``: ``{"xsb" or "rle", "time_limit"}`` to the answer of
-    :func:`levelforge.sokoban.check` (with the board's run-length XSB)."""
+    :func:`levelforge.sokoban.check` (with the board's run-length XSB); the server's
+    ``time_limit``, when shorter, bounds the solver too."""
     data = parse_body(body, {"xsb": ((str, type(None)), None), "rle": ((str, type(None)), None),
                              "time_limit": ((int, float), 2.0)}, "check")
     limit = data["time_limit"]
     if not 0 < limit <= MAX_CHECK_SECONDS:
         raise ConfigError(f"check: time_limit must be in (0, {MAX_CHECK_SECONDS:g}] seconds, "
                           f"got {limit!r}")
+    if time_limit is not None:
+        limit = min(limit, time_limit)
     return check(_text(data, "check"), time_limit=limit).to_dict()
 
 
@@ -62,5 +65,5 @@ def improve_piece(body):
 
 def routes():
     """``(method, path, handler(request, body, state))`` of the editor's API."""
-    return [("POST", "/api/sokoban/edit/check", lambda r, b, s: check_level(b)),
+    return [("POST", "/api/sokoban/edit/check", lambda r, b, s: check_level(b, s.time_limit)),
             ("POST", "/api/sokoban/edit/improve", lambda r, b, s: improve_piece(b))]

@@ -9,8 +9,6 @@ conditions, but not the answer unless it asks (``solution=1``). A stroke is judg
 >>> sorted(k for k in p if k.startswith("svg")), "solution" in p
 (['svg_a', 'svg_b'], False)
 """
-from functools import lru_cache
-
 from ..errors import ConfigError
 from ..symmetry import Board, Puzzle, generate, judge
 from ..symmetry.board import mirror_point
@@ -22,10 +20,21 @@ CELL = 56
 _GENERATE = ("size", "seed", "strategy", "solution")
 
 
-@lru_cache(maxsize=32)
-def generated(size, seed, strategy):
-    """The puzzle of ``(size, seed, strategy)`` (cached: 9x9 puzzles take a second)."""
-    return generate(size, seed, strategy)
+_MADE = {}
+_KEEP = 32
+
+
+def generated(size, seed, strategy, time_limit=None, cancel=None):
+    """The puzzle of ``(size, seed, strategy)`` (the last 32 are kept: 9x9 puzzles take
+    a second); ``time_limit`` and ``cancel`` stop the generator."""
+    key = (size, seed, strategy)
+    puzzle = _MADE.pop(key, None)
+    if puzzle is None:
+        puzzle = generate(size, seed, strategy, time_limit=time_limit, cancel=cancel)
+        if len(_MADE) >= _KEEP:
+            del _MADE[next(iter(_MADE))]
+    _MADE[key] = puzzle  # the newest last
+    return puzzle
 
 
 def puzzle_data(puzzle, source=None, with_solution=False):
@@ -48,13 +57,14 @@ def _flag(query, name):
     return value == "1"
 
 
-def puzzle_generated(query):
+def puzzle_generated(query, time_limit=None, cancel=None):
     """``GET /api/symmetry/generate?size=&seed=&strategy=`` (``solution=1`` adds it)."""
     size, seed = query.int("size", 7), query.int("seed")
     strategy = query.text("strategy", None)
     strategy = None if strategy in (None, "", "random") else strategy.upper()
     source = {"kind": "generate", "size": size, "seed": seed, "strategy": strategy}
-    return puzzle_data(generated(size, seed, strategy), source, _flag(query, "solution"))
+    return puzzle_data(generated(size, seed, strategy, time_limit, cancel), source,
+                       _flag(query, "solution"))
 
 
 def puzzle_from_file(opened, query, item):
@@ -87,7 +97,8 @@ def routes():
     """``(method, path, handler(request, body, state))`` of the symmetry API."""
     return [
         ("GET", "/api/symmetry/generate",
-         lambda r, b, s: puzzle_generated(Query(r.query_params, _GENERATE, r.url.path))),
+         lambda r, b, s: puzzle_generated(Query(r.query_params, _GENERATE, r.url.path),
+                                          s.time_limit, s.cancel)),
         ("GET", "/api/symmetry/file/{item}", lambda r, b, s: puzzle_from_file(
             s.opened, Query(r.query_params, ("solution",), r.url.path),
             r.path_params["item"])),

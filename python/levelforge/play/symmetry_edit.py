@@ -56,11 +56,13 @@ def check_boards(body):
     return _answer(_puzzle(parse_body(body, _FIELDS, "check"), "check"))
 
 
-def finish_boards(body):
+def finish_boards(body, time_limit=None, cancel=None):
     """``POST /api/symmetry/edit/finish``: both boards and ``seed`` to the puzzle finished
-    by :func:`levelforge.symmetry.finish` (what it changed included), answered as a check."""
+    by :func:`levelforge.symmetry.finish` (what it changed included), answered as a check;
+    ``time_limit`` and ``cancel`` stop the finishing step."""
     data = parse_body(body, {**_FIELDS, "seed": (int, 0)}, "finish")
-    done = finish(_puzzle(data, "finish"), seed=data["seed"])
+    done = finish(_puzzle(data, "finish"), seed=data["seed"], time_limit=time_limit,
+                  cancel=cancel)
     changes = {k: v for k, v in done.to_dict().items()
                if k in ("forbidden_added", "required_added", "required_dropped", "rounds")}
     return _answer(done.puzzle, {"finished": changes})
@@ -69,4 +71,5 @@ def finish_boards(body):
 def routes():
     """``(method, path, handler(request, body, state))`` of the editor's API."""
     return [("POST", "/api/symmetry/edit/check", lambda r, b, s: check_boards(b)),
-            ("POST", "/api/symmetry/edit/finish", lambda r, b, s: finish_boards(b))]
+            ("POST", "/api/symmetry/edit/finish",
+             lambda r, b, s: finish_boards(b, s.time_limit, s.cancel))]

@@ -7,10 +7,12 @@ Ctrl-C (the server decides when it stops: a Numba kernel cannot see a signal, so
 killed) and leaves when its pipe closes. Messages, all pickled tuples:
 
 - server to worker: ``("warm", system)`` compiles or loads a system's kernels (one call
-  of each of its pages' endpoints, :data:`WARM`); ``("call", path, call, body, carried)``
-  runs the
-  handler of endpoint ``path`` with the kept game ``carried`` (``(kind, id, game)`` or
-  None); ``None`` ends the worker.
+  of each of its pages' endpoints, :data:`WARM`); ``("call", path, call, body, carried,
+  time_limit, cancel)`` runs the handler of endpoint ``path`` with the kept game
+  ``carried`` (``(kind, id, game)`` or None), the seconds it has (``state.time_limit``:
+  the handlers pass it to the library's generators and solves) and the request's
+  :class:`~levelforge.Cancel` token or None (``state.cancel``, set when the client hangs
+  up); ``None`` ends the worker.
 - worker to server: ``("ready",)`` once imported; ``("compile", active, count)`` when
   Numba starts or ends compiling (``count`` kernels so far: the server pauses the
   request's deadline meanwhile and shows the progress); ``("warmed", system)``;
@@ -25,7 +27,7 @@ from types import SimpleNamespace
 
 from ..errors import ConfigError, LevelforgeError
 from ..processes import die_with_parent
-from . import defense, mines, sokoban, symmetry
+from . import defense, mines, sokoban, sokoban_edit, symmetry
 from .api import endpoints
 from .files import open_file
 from .query import Query
@@ -56,6 +58,7 @@ class Carried:
 def _warm_sokoban():
     sokoban.level_generated(Query({"seed": "0"}, ("seed",), "warm-up"))
     sokoban.move_state("#####\n#@$.#\n#####", "", "r")  # a win: the optimal solve
+    sokoban_edit.check_level(b'{"xsb": "#####\\n#@$.#\\n#####"}')  # the editor's solver
 
 
 def _warm_mines():
@@ -85,7 +88,11 @@ def _warm_symmetry():
 WARM = {"sokoban": _warm_sokoban, "mines": _warm_mines, "defense": _warm_defense,
         "symmetry": _warm_symmetry}
 """What preparing a system runs: a call of each of its pages' engine endpoints, so that
-the kernels they use are compiled (a machine's first run) or loaded from the cache."""
+the kernels they use are compiled (a machine's first run) or loaded from the cache. The
+editors' endpoints run the games' kernels (the symmetry editor's count and finishing
+step are the generator's, the mines editor's check is the no-guess rating, the
+lighthouse editor's layout and balance are the fights'); only the Sokoban editor's check
+keeps a solver of its own (sized for the largest board), warmed here too."""
 
 
 def encode(status, data):
@@ -155,11 +162,11 @@ def serve(conn, file=None):
                       file=sys.stderr, flush=True)
             conn.send(("warmed", message[1]))
             continue
-        _, path, call, body, carried = message
+        _, path, call, body, carried, time_limit, cancel = message
         kind, key, game = carried if carried is not None else (None, None, None)
         games = {name: Carried(key, game) if name == kind else Carried()
                  for name in ("mines", "defense")}
-        state = SimpleNamespace(opened=opened, **games)
+        state = SimpleNamespace(opened=opened, time_limit=time_limit, cancel=cancel, **games)
         status, data = answer(routes[path], call, body, state)
         back = []
         if status == 200:

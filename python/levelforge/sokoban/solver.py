@@ -89,6 +89,17 @@ def _pow2_at_least(n):
     return 1 << max(4, int(n - 1).bit_length())
 
 
+def _zobrist_keys(cells: int) -> np.ndarray:
+    """The Zobrist keys of a search on a board of ``cells`` cells (``[0]``: a box on the
+    cell, ``[1]``: the player's region), drawn from a fixed seed: the same in any process.
+
+    >>> bool((_zobrist_keys(12) == _zobrist_keys(12)).all())
+    True
+    """
+    rng = np.random.default_rng(0x50C0BA)
+    return rng.integers(0, 2**64 - 1, size=(2, cells), dtype=np.uint64, endpoint=True)
+
+
 class Workspace:
     """Search arrays for ``cells`` cells and ``boxes`` boxes, allocated once and reused
     by every search. The node arrays, the heap and the transposition table start small
@@ -96,7 +107,7 @@ class Workspace:
     nothing up front."""
 
     def __init__(self):
-        self.cells = self.boxes = self.nodes = 0
+        self.cells = self.boxes = self.nodes = self.keyed = 0
         self.zob = np.zeros((2, 0), np.uint64)
         self.ctr = np.zeros(_s.N_COUNTERS, np.int64)
         self.pool = np.zeros(0, np.int16)
@@ -106,12 +117,14 @@ class Workspace:
 
     def ensure(self, cells, boxes, nodes):
         """Make room for searches on ``cells`` cells with ``boxes`` boxes and at least
-        ``nodes`` stored states; keep the arrays that are big enough already."""
+        ``nodes`` stored states; keep the arrays that are big enough already. The hash
+        keys are those of a board of ``cells`` cells (:func:`_zobrist_keys`), whatever
+        the workspace served before, so that a search's node counts never depend on it."""
+        if cells != self.keyed:
+            self.keyed = cells
+            self.zob = _zobrist_keys(cells)
         if cells > self.cells:
             self.cells = cells
-            rng = np.random.default_rng(0x50C0BA)  # fixed: results never depend on it
-            self.zob = rng.integers(0, 2**64 - 1, size=(2, cells), dtype=np.uint64,
-                                    endpoint=True)
             self.occ = np.zeros(cells, np.uint8)
             self.blk = np.zeros(cells, np.uint8)
             self.tmp = np.zeros(cells, np.uint8)

@@ -157,6 +157,9 @@ async function solveHere() {
   } else if (r.status === "unsolvable") {
     setStatus(`Solver: unsolvable. No pushes solve this position; it was proved (${ms}). ` +
       "Undo or restart.", "bad");
+  } else if (r.status === "cancelled") {
+    setStatus(`Solver: cancelled. ${r.stopped || "The solve was stopped"} (${ms}), so ` +
+      "whether this position can be solved is unknown.", "bad");
   } else {
     const why = r.stopped ? "The server stopped the solver at its deadline"
       : `The ${limit} s limit was reached`;
