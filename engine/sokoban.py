@@ -23,6 +23,7 @@ from numba import njit
 from .grid import flood_fill
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_heuristic import _any_h, box_columns, matching_cost
+from .sokoban_pairs import pair_bound
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HEAP, C_NODES,
                             C_START, C_STATUS, C_TEPOCH, C_WEIGHT, GROW, LIMIT, MAX_G,
                             MAX_GENERATION, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE, _T_FP_MASK,
@@ -229,7 +230,8 @@ def place_boxes(boxes, nbox, walls, goals, dead, occ, blk, wbox, tmp, width, fst
 def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob, width,
                  nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                  occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-                 hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab):
+                 hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab,
+                 pdb=None):
     """Reset the search workspace and insert the start state (box cells ``boxes[:nbox]``,
     player cell ``player``) with a node cap ``cap``. ``weight`` orders the open list:
     1 is A* on ``g + h`` (push-optimal), ``w > 1`` weighted A* on ``g + w * h``, 0
@@ -237,7 +239,9 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
     never reopen a state). With a goal order ``plan`` (not None; only for ``w != 1``)
     the search is guided by :func:`_any_h` instead of ``h``; with None that code is not
     compiled. ``symtab`` is None or the board's symmetry table (see
-    :func:`search_run`). Returns the status: RUNNING, SOLVED (already solved) or
+    :func:`search_run`). ``pdb``: None or a box-pair pattern database whose bound
+    (:func:`levelforge.engine.sokoban_pairs.pair_bound`, admissible) raises the matching
+    cost; only for ``weight == 1``. Returns the status: RUNNING, SOLVED (already solved) or
     UNSOLVABLE (a dead square, frozen box or no matching)."""
     ctr[C_NODES] = 0
     ctr[C_HEAP] = 0
@@ -269,6 +273,8 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
         k0, norm, _ = _canonical(wbox, nbox, m, zob, symtab, queue2)
     box_columns(wbox, nbox, np.int64(norm), compof, walls.shape[0], hside)
     h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+    if pdb is not None and not bad:
+        h = pair_bound(h, wbox, nbox, np.int64(norm), hside, dist, pdb)
     if bad or h >= UNREACHABLE:
         ctr[C_STATUS] = UNSOLVABLE
         return UNSOLVABLE
@@ -311,7 +317,8 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
 def search_run(budget, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-               hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab):
+               hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab,
+               pdb=None):
     """Continue the search for at most ``budget`` expansions. When ``symtab`` is not None
     (the board's symmetries, see :func:`levelforge.sokoban.solver.board_symmetries`)
     every state is stored as its canonical image (:func:`_canonical`): images have the
@@ -428,6 +435,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                             box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
                             h = matching_cost(hside, nbox, dist, hu, hv, hp, hway,
                                               hminv, hused)
+                            if pdb is not None:
+                                h = pair_bound(h, wbox, nbox, norm, hside, dist, pdb)
                             ng[found] = g1
                             nparent[found] = u
                             nmove[found] = move
@@ -435,6 +444,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                     else:
                         box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
                         h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+                        if pdb is not None:
+                            h = pair_bound(h, wbox, nbox, norm, hside, dist, pdb)
                         if plan is not None and h < UNREACHABLE:
                             h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)
                         if h >= UNREACHABLE:

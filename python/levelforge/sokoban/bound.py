@@ -20,17 +20,22 @@ import numpy as np
 
 from ..engine import sokoban_board as _b
 from ..engine import sokoban_heuristic as _h
+from ..engine import sokoban_pairs as _p
 from ..engine import sokoban_state as _s
 from .level import Level
+from .pairs import pair_database
 from .solver import Workspace, _player_area
 
 
-def push_lower_bound(level: Level, workspace: Workspace | None = None) -> int | None:
+def push_lower_bound(level: Level, workspace: Workspace | None = None,
+                     pairs: bool = True) -> int | None:
     """The push-optimal search's lower bound on the pushes that solve ``level``, or None
     when no matching of boxes to goals exists (the level is then unsolvable). A box or
     goal the player can never reach counts as the solver counts it (a box parked on its
     goal is a wall; None when a sealed box or goal is left unpaired). ``workspace``: a
     :class:`~levelforge.sokoban.solver.Workspace` to reuse (a new one by default).
+    ``pairs``: take the box-pair pattern database's bound too (the larger of the two, as
+    the solver does; :mod:`levelforge.sokoban.pairs`), else the matching alone.
 
     >>> push_lower_bound(Level.from_xsb('#####\\n#@$.#\\n#####'))
     1
@@ -55,5 +60,9 @@ def push_lower_bound(level: Level, workspace: Workspace | None = None) -> int | 
                       ws.compof)
     cols = np.zeros(nbox, np.int64)
     _h.box_columns(box_cells, nbox, np.int64(player), ws.compof, n, cols)
-    h = int(_h.matching_cost(cols, nbox, dist, *ws.hung[:6]))
+    h = _h.matching_cost(cols, nbox, dist, *ws.hung[:6])
+    pdb = pair_database(walls, ws.dead[:n], goal_cells, level.width, nbox) if pairs else None
+    if pdb is not None:
+        h = _p.pair_bound(h, box_cells, nbox, np.int64(player), cols, dist, pdb)
+    h = int(h)
     return None if h >= _s.UNREACHABLE else h

@@ -25,6 +25,7 @@ from ..timing import ms_since, now_ns
 from .level import Level
 from .fess import FessWorkspace, fess_search
 from .packing import solve_any
+from .pairs import pair_database
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -99,6 +100,7 @@ class Workspace:
         self.heap = np.zeros(0, np.int64)
         self.distbuf = np.zeros(0, np.int32)
         self.chain = np.zeros(_s.MAX_G + 1, np.int32)
+        self.pairs = None  # the box-pair pattern database of the current optimal solve
 
     def ensure(self, cells, boxes, nodes):
         """Make room for searches on ``cells`` cells with ``boxes`` boxes and at least
@@ -317,6 +319,7 @@ class Solver:
             start += now_ns() - t
         deadline = None if time_limit is None else start + int(time_limit * 1e9)
         ws.ctr[_s.C_STAGE] = 0
+        ws.pairs = pair_database(walls, dead, goal_cells, width, nbox) if optimal else None
         if optimal:
             found = self._search(board, box_cells, player, cap, 1, None, symtab, deadline)
             found += (True,)
@@ -339,11 +342,12 @@ class Solver:
         ws = self.workspace
         walls, width = board[0], board[5]
         status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight, *board,
-                                 *ws.search_arrays(), plan, symtab)
+                                 *ws.search_arrays(), plan, symtab, ws.pairs)
         while status == _s.RUNNING or status == _s.GROW:
             if status == _s.GROW:
                 ws.grow(cap)
-            status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab)
+            status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab,
+                                   ws.pairs)
             if status == _s.RUNNING and deadline is not None and now_ns() >= deadline:
                 status = _s.LIMIT
         nodes = int(ws.ctr[_s.C_NODES])
