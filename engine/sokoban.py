@@ -239,9 +239,9 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
     never reopen a state). With a goal order ``plan`` (not None; only for ``w != 1``)
     the search is guided by :func:`_any_h` instead of ``h``; with None that code is not
     compiled. ``symtab`` is None or the board's symmetry table (see
-    :func:`search_run`). ``pdb``: None or a box-pair pattern database whose bound
-    (:func:`levelforge.engine.sokoban_pairs.pair_bound`, admissible) raises the matching
-    cost; only for ``weight == 1``. Returns the status: RUNNING, SOLVED (already solved) or
+    :func:`search_run`). ``pdb``: None (that code is not compiled) or a box-pair
+    pattern database whose admissible bound raises the matching cost (an array of at
+    most one slot: none; see :func:`levelforge.engine.sokoban_pairs.pair_bound`). Returns the status: RUNNING, SOLVED (already solved) or
     UNSOLVABLE (a dead square, frozen box or no matching)."""
     ctr[C_NODES] = 0
     ctr[C_HEAP] = 0

@@ -136,8 +136,8 @@ def pair_bound(h, wbox, nbox, player, cols, dist, pdb):
     pair's table value beats its two singles. ``UNREACHABLE`` when a pair of boxes has
     no two-box solution from the player cell ``player``. Any choice of disjoint pairs
     gives a lower bound (module docstring), so the greedy choice keeps admissibility."""
-    if h >= UNREACHABLE:
-        return h
+    if h >= UNREACHABLE or pdb.shape[0] <= 1:
+        return h  # a dead end already, or no database (an empty or one-slot array)
     L = pdb[0]
     F = pdb[1]
     n = pdb[2]

@@ -112,15 +112,17 @@ def test_pair_bound_is_admissible_with_more_boxes(case):
             assert h <= exact
 
 
-def solve_both(level, cap=200_000):
-    """The solver's result with the pair database and without it."""
-    with_pairs = solve(level, max_nodes=cap)
-    saved = pairs_mod.MOST_STATES
-    pairs_mod.MOST_STATES = 0
+def solve_both(level, cap=200_000, after=0):
+    """The solver's result with the pair database (built after ``after`` expansions)
+    and without it."""
+    saved = pairs_mod.AFTER, pairs_mod.MOST_STATES
     try:
+        pairs_mod.AFTER = after
+        with_pairs = solve(level, max_nodes=cap)
+        pairs_mod.MOST_STATES = 0
         plain = solve(level, max_nodes=cap)
     finally:
-        pairs_mod.MOST_STATES = saved
+        pairs_mod.AFTER, pairs_mod.MOST_STATES = saved
     return with_pairs, plain
 
 
@@ -154,3 +156,12 @@ def test_pair_bound_reaches_microban_20_optimum_where_matching_is_a_quarter():
     level = MICROBAN[19]
     assert push_lower_bound(level, WS, pairs=False) == 4
     assert push_lower_bound(level, WS) == 16 == solve(level).pushes
+
+
+def test_database_is_built_mid_search_only_past_its_threshold():
+    level = MICROBAN[139]  # about 5,000 expansions with the matching alone
+    late, plain = solve_both(level, after=1_000)
+    never, _ = solve_both(level, after=10**9)
+    assert late.pushes == plain.pushes == never.pushes == 80
+    assert never.expanded == plain.expanded  # never built: the same search
+    assert late.expanded < plain.expanded

@@ -2,15 +2,11 @@
 start (see :mod:`levelforge.engine.sokoban_pairs` for the table, the bound and the proof
 that it keeps push-optimality).
 
->>> import numpy as np
->>> from levelforge.sokoban import Level
+>>> from levelforge.sokoban import collections
 >>> from levelforge.sokoban.bound import push_lower_bound
->>> level = Level.from_xsb('''
-... #######
-... #.$@$.#
-... #######''')
+>>> level = collections.load("microban")[19]  # 16 pushes at best
 >>> push_lower_bound(level, pairs=False), push_lower_bound(level)
-(1, None)
+(4, 16)
 """
 from __future__ import annotations
 
@@ -19,9 +15,31 @@ import numpy.typing as npt
 
 from ..engine import sokoban_pairs as _p
 
+AFTER = 5_000
+"""Expansions of a push-optimal search before it builds the database (a few ms on a
+Boxoban board; the many levels solved sooner never pay for it). Switching bounds
+mid-search keeps push-optimality: A* reopens states and both bounds are admissible."""
+NONE = np.zeros(0, np.int32)
+"""The ``pdb`` of a search without the database (its bound is then the matching)."""
 MOST_STATES = 4_000_000
 """Largest pair table built (live cells squared times floor cells); larger boards go
 without it (the matching alone). 0 turns the database off (for comparisons)."""
+
+
+def pairs_due(pdb: npt.NDArray[np.int32], expanded: int,
+              board: tuple | None) -> npt.NDArray[np.int32]:
+    """The ``pdb`` a search goes on with: ``pdb`` itself unless it is :data:`NONE`, the
+    search has expanded :data:`AFTER` states and ``board`` (the arguments of
+    :func:`pair_database`, None for no database) is given; then the database, or a
+    one-slot array (off) when the board is too large.
+
+    >>> pairs_due(NONE, 0, None) is NONE
+    True
+    """
+    if pdb is not NONE or board is None or expanded < AFTER:
+        return pdb
+    built = pair_database(*board)
+    return np.zeros(1, np.int32) if built is None else built
 
 
 def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],

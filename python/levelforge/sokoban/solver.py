@@ -25,7 +25,7 @@ from ..timing import ms_since, now_ns
 from .level import Level
 from .fess import FessWorkspace, fess_search
 from .packing import solve_any
-from .pairs import pair_database
+from . import pairs as _pairs
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -100,7 +100,6 @@ class Workspace:
         self.heap = np.zeros(0, np.int64)
         self.distbuf = np.zeros(0, np.int32)
         self.chain = np.zeros(_s.MAX_G + 1, np.int32)
-        self.pairs = None  # the box-pair pattern database of the current optimal solve
 
     def ensure(self, cells, boxes, nodes):
         """Make room for searches on ``cells`` cells with ``boxes`` boxes and at least
@@ -260,6 +259,7 @@ class Solver:
         self.workspace = Workspace()
         self._fess_ws = None  # the feature-space search's arrays, made on its first use
         self._stages = True  # optimal=False starts with the packing stages
+        self._pair_board = None  # pairs.pair_database's arguments in push-optimal solves
 
     def warm_up(self) -> Solver:
         """Compile (or load from the cache) the kernels by solving a tiny level."""
@@ -319,7 +319,7 @@ class Solver:
             start += now_ns() - t
         deadline = None if time_limit is None else start + int(time_limit * 1e9)
         ws.ctr[_s.C_STAGE] = 0
-        ws.pairs = pair_database(walls, dead, goal_cells, width, nbox) if optimal else None
+        self._pair_board = (walls, dead, goal_cells, width, nbox) if optimal else None
         if optimal:
             found = self._search(board, box_cells, player, cap, 1, None, symtab, deadline)
             found += (True,)
@@ -341,13 +341,14 @@ class Solver:
         the stored and expanded node counts."""
         ws = self.workspace
         walls, width = board[0], board[5]
+        pdb = _pairs.pairs_due(_pairs.NONE, 0, self._pair_board)  # AFTER = 0: at once
         status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight, *board,
-                                 *ws.search_arrays(), plan, symtab, ws.pairs)
+                                 *ws.search_arrays(), plan, symtab, pdb)
         while status == _s.RUNNING or status == _s.GROW:
             if status == _s.GROW:
                 ws.grow(cap)
-            status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab,
-                                   ws.pairs)
+            pdb = _pairs.pairs_due(pdb, int(ws.ctr[_s.C_EXPANDED]), self._pair_board)
+            status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab, pdb)
             if status == _s.RUNNING and deadline is not None and now_ns() >= deadline:
                 status = _s.LIMIT
         nodes = int(ws.ctr[_s.C_NODES])
