@@ -165,3 +165,9 @@ def test_database_is_built_mid_search_only_past_its_threshold():
     assert late.pushes == plain.pushes == never.pushes == 80
     assert never.expanded == plain.expanded  # never built: the same search
     assert late.expanded < plain.expanded
+
+
+def test_node_cap_with_pairs_says_limit():
+    a, b = solve_both(MICROBAN[143], cap=50_000)  # level 144: far past 50,000 states
+    assert a.status == b.status == "limit"
+    assert a.nodes == b.nodes == 50_000 and a.solution is None
