@@ -20,8 +20,11 @@ Sections (each prints markdown tables):
 - ``toollib``: only the no-guess generation against ``laymine_solvable`` (part of
   ``noguess``); ``--json FILE`` writes every board's milliseconds, both generators, for
   the chart.
-- ``guess``: ``autoplay(guess="best")`` win rates (complete exact assistant), beside
-  JSMinesweeper's published 30x16/99 figure for the same start rule.
+- ``guess``: win rates with 95% Wilson intervals (complete exact assistant), the old
+  policy (``guess="safest"``) beside the new (``guess="best"``: look-ahead and exact
+  endgame) on the same seeds, JSMinesweeper's published 30x16/99 figure for the same
+  start rule beside; each idea alone on the first ``--ablation-games`` games; time per
+  game and per guess decision (median, p99).
 - ``compile``: cold compile time of the kernels (fresh ``NUMBA_CACHE_DIR``).
 
 Timings are wall-clock on a shared machine: expect noise; ratios come from interleaved
@@ -29,6 +32,7 @@ calls in one run.
 """
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -224,17 +228,73 @@ def complete_table(pool, games, oracle_positions):
     return "\n".join(lines)
 
 
-def guess_table(pool, games):
-    lines = ["| level | start | games | won | lost | published anchor |",
-             "|---|---|---|---|---|---|"]
-    for level, start in [(level, None) for level in LEVELS] + [("30x16x1-99", (3, 3, 0))]:
-        rate, total = win_rate(pool, level, games, start=start, guess="best")
+GUESS_LEVELS = [("30x16x1-99", (3, 3, 0)), ("16x16x1-40", None), ("9x9x1-10", None),
+                ("easy", None), ("normal", None), ("hard", None)]
+
+
+def wilson(won, n, z=1.96):
+    """The 95% Wilson score interval of a win rate ``won / n``."""
+    p = won / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def _guess_chunk(task):
+    """Games ``lo..hi`` of a level with one guess rule: per game (won, ms, guess ms)."""
+    level, lo, hi, start, rule = task
+    assistant = Assistant(complete=True)
+    assistant.warm_up()              # compiled or loaded before any game is timed
+    out = []
+    for i in range(lo, hi):
+        r = autoplay(Game(level, item_seed(SEED, i)), assistant, start=start, exact=True,
+                     guess=rule)
+        out.append((r.status == "won", r.elapsed_ms, r.guess_ms))
+    return out
+
+
+def guess_games(pool, level, start, rule, games, chunk=25):
+    """Every game's (won, ms, guess ms) of one rule, seeds ``item_seed(SEED, i)``."""
+    tasks = [(level, lo, min(lo + chunk, games), start, rule) for lo in range(0, games, chunk)]
+    return [g for part in pool.map(_guess_chunk, tasks) for g in part]
+
+
+def _rate(games):
+    won = sum(g[0] for g in games)
+    lo, hi = wilson(won, len(games))
+    return f"{won / len(games):.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def guess_tables(pool, games, ablation_games):
+    """Old (safest) beside new (best) on the same seeds, the ablation, and the times."""
+    lines = ["| level | start | games | safest (old) [95% CI] | best (new) [95% CI] "
+             "| published anchor |", "|---|---|---|---|---|---|"]
+    ablation = ["| level | games | safest | + look-ahead | + endgame | both (best) |",
+                "|---|---|---|---|---|---|"]
+    times = ["| level | rule | ms per game, median (p99) | ms per guess decision, median "
+             "(p99) | guesses per game |", "|---|---|---|---|---|"]
+    for level, start in GUESS_LEVELS:
+        runs = {rule: guess_games(pool, level, start, rule, games)
+                for rule in ("safest", "best")}
+        k = min(ablation_games, games)
+        for rule in ("lookahead", "endgame"):
+            runs[rule] = guess_games(pool, level, start, rule, k)
         where = "(3,3) open" if start else "middle, open"
-        anchor = (f"JSMinesweeper (Java solver, README): {JSM_OPEN_33:.1%}, open start at (3,3)"
+        anchor = (f"JSMinesweeper (Java solver, README): {JSM_OPEN_33:.1%}"
                   if start else "")
-        lines.append(f"| {level} | {where} | {games} | {rate:.1%} | "
-                     f"{total['lost'] / games:.1%} | {anchor} |")
-    return "\n".join(lines)
+        lines.append(f"| {level} | {where} | {games} | {_rate(runs['safest'])} | "
+                     f"{_rate(runs['best'])} | {anchor} |")
+        ablation.append(f"| {level} | {k} | " + " | ".join(
+            _rate(runs[r][:k]) for r in ("safest", "lookahead", "endgame", "best")) + " |")
+        for rule in ("safest", "best"):
+            ms = [g[1] for g in runs[rule]]
+            gms = [t for g in runs[rule] for t in g[2]] or [0.0]
+            times.append(f"| {level} | {rule} | {statistics.median(ms):.1f} "
+                         f"({_pct(ms, 99):.1f}) | {statistics.median(gms):.2f} "
+                         f"({_pct(gms, 99):.1f}) | {len(gms) / len(ms):.2f} |")
+    return "\n".join(lines + ["", "Each idea on its own (the first games of the same seeds):",
+                              ""] + ablation + ["", "Time (complete exact assistant, one "
+                                                "process each, wall-clock):", ""] + times)
 
 
 # ------------------------------------------------------------------ no-guess boards
@@ -366,19 +426,29 @@ def noguess_play_table(pool, boards):
 
 COMPILE_CODE = r"""
 import json, time
-t0 = time.perf_counter()
-from levelforge.mines import Assistant, Game
+def clock():
+    return time.perf_counter(), time.process_time()
+out = {}
+t = clock()
+from levelforge.mines import Assistant, Game, GuessPolicy
 g = Game("hard", 1); g.open((5, 5, 0)); g.flag((0, 0, 0))
-t1 = time.perf_counter()
-Assistant().warm_up()
-t2 = time.perf_counter()
-g = Game("9x9x1-10", 1, no_guess=True); g.open((4, 4, 0)); g.rating()
-t3 = time.perf_counter()
-print(json.dumps({"game": t1 - t0, "assistant": t2 - t1, "no-guess": t3 - t2}))
+for name, step in (("game", None),
+                   ("assistant", lambda: Assistant().warm_up()),
+                   ("complete assistant", lambda: Assistant(complete=True).warm_up()),
+                   ("no-guess", lambda: Game("9x9x1-10", 1, no_guess=True).open((4, 4, 0)))):
+    if step is not None:
+        step()
+    now = clock()
+    out[name] = [now[0] - t[0], now[1] - t[1]]
+    t = now
+print(json.dumps(out))
 """
 
 
 def compile_table(repeats):
+    """Cold compile, each step after the previous one, in a fresh process with a fresh
+    ``NUMBA_CACHE_DIR``: wall-clock and CPU seconds (CPU time is the steadier figure on a
+    shared machine)."""
     runs = []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as d:
@@ -387,11 +457,13 @@ def compile_table(repeats):
                                  capture_output=True, text=True).stdout
             runs.append(json.loads(out))
     keys = list(runs[0])
-    med = {k: statistics.median(r[k] for r in runs) for k in keys}
-    return ("| first use, fresh cache | " + " | ".join(keys) + " | total |\n|---|"
-            + "---|" * (len(keys) + 1) + "\n| seconds (median of "
-            + f"{repeats}) | " + " | ".join(f"{med[k]:.1f}" for k in keys)
-            + f" | {sum(med.values()):.1f} |")
+    wall = {k: statistics.median(r[k][0] for r in runs) for k in keys}
+    cpu = {k: statistics.median(r[k][1] for r in runs) for k in keys}
+    return ("| first use, fresh cache (median of " + f"{repeats}) | " + " | ".join(keys)
+            + " | total |\n|---|" + "---|" * (len(keys) + 1) + "\n| wall-clock s | "
+            + " | ".join(f"{wall[k]:.1f}" for k in keys) + f" | {sum(wall.values()):.1f} |\n"
+            + "| CPU s | " + " | ".join(f"{cpu[k]:.1f}" for k in keys)
+            + f" | {sum(cpu.values()):.1f} |")
 
 
 def main(argv=None):
@@ -401,6 +473,9 @@ def main(argv=None):
                              "compile"])
     ap.add_argument("--jobs", type=int, default=2, help="processes for the win rates")
     ap.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
+    ap.add_argument("--games", type=int, default=10_000, help="guess: games per row")
+    ap.add_argument("--ablation-games", type=int, default=2000,
+                    help="guess: games per rule of the ablation table")
     ap.add_argument("--json", metavar="FILE",
                     help="write the no-guess generation times against ms_toollib as JSON")
     args = ap.parse_args(argv)
@@ -428,8 +503,10 @@ def main(argv=None):
                 print("## No-guess generation against ms_toollib\n")
                 print(toollib_table(20 if q else 200, chart))
             elif section == "guess":
-                print("## Autoplay with guess=\"best\" (complete exact assistant)\n")
-                print(guess_table(pool, 200 if q else 10_000))
+                print("## Guessing: win rates, old policy beside new (complete exact "
+                      "assistant)\n")
+                print(guess_tables(pool, 100 if q else args.games,
+                                   50 if q else args.ablation_games))
             else:
                 print("## Cold compile time of the mines kernels (seconds)\n")
                 print(compile_table(1 if q else 3))

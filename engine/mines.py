@@ -1,6 +1,6 @@
 """Kernels of 3D minesweeper: the game, and the assistant's constraints (building, reducing,
-splitting into components; the counting is in ``mines_enum``, no-guess boards in
-``mines_gen``).
+splitting into components; the counting is in ``mines_count``, the analysis in
+``mines_enum``, no-guess boards in ``mines_gen``).
 
 A board of ``width x height x depth`` cells is a flat array in C order of ``[z, y, x]``:
 cell ``i = (z * height + y) * width + x``. Cell states are ``CLOSED``, ``OPEN``,

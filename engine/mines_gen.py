@@ -36,12 +36,15 @@ STRATEGY_RATE = 3       # no placement: play the given board once
 # phases of generate_board
 PHASE_PLACE, PHASE_PERTURB, PHASE_REPLAY, PHASE_RATE = 0, 1, 2, 3
 
-# out of generate_board (then 3 slots of the play: queue top, stack top, epoch)
+# out of generate_board (then 3 slots of the play: queue top, stack top, epoch; then
+# O_HALT, set from outside while the kernel runs: levelforge.cancel's watchdog)
 O_STATUS, O_OPENED, O_SUBSET, O_ENUM, O_ATTEMPTS, O_PERTURB, O_REPLAYS = 0, 1, 2, 3, 4, 5, 6
 N_OUT = 7
+O_HALT = N_OUT + 3
 WON = 0
 STUCK = 1
 FAILED = 2
+HALTED = 3
 
 # play work array (int32, times n): need, unk, queue, stamps, cascade queue, fresh stamps,
 # then the stack of cells to play (each cell is pushed at most 14 times in a play)
@@ -222,7 +225,7 @@ def _flip(c, mine, numbers, nb26, cell_state, need, queue, inq, tops):
                 _push(y, queue, inq, tops)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def generate_board(nb26, nb6, boundary, start, n_mines, logic, strategy, hybrid_after,
                    max_attempts, rng, mine, numbers, cand, known, known2, prob, pw, pb, out,
                    params, res, iw, ir, u8, fw, st, ed, keys, ht, fp, bq, bf, gw, gb, binom):
@@ -242,7 +245,9 @@ def generate_board(nb26, nb6, boundary, start, n_mines, logic, strategy, hybrid_
     from the same PRNG state); ``out`` also gets the placements, perturbations and
     replays, and the last play's cells opened and analyses that needed subsets /
     counting. ``pw`` (int32, ``N_PLAY_INT * n``) and ``pb`` (uint8, ``N_PLAY_BYTE * n``)
-    hold the play.
+    hold the play. A set ``out[O_HALT]`` (a time limit or a cancel; the kernel runs
+    without the GIL so that a watchdog thread can set it) ends the call with status
+    ``HALTED``, looked at before each play and after each analysis.
     """
     n = mine.shape[0]
     n_safe = n - n_mines
@@ -265,6 +270,9 @@ def generate_board(nb26, nb6, boundary, start, n_mines, logic, strategy, hybrid_
     while True:
         # the next play: a new placement, a perturbed board (resumed) or a replay
         resume = False
+        if out[O_HALT] != 0:
+            out[O_STATUS] = HALTED
+            return
         if phase == PHASE_PLACE:
             if attempts >= max_attempts:
                 break
@@ -337,6 +345,9 @@ def generate_board(nb26, nb6, boundary, start, n_mines, logic, strategy, hybrid_
             code = res[R_CODE]
             if code <= NEED_STATES:
                 out[O_STATUS] = code
+                return
+            if out[O_HALT] != 0:
+                out[O_STATUS] = HALTED
                 return
             if code == A_CONTRADICTION:
                 break

@@ -13,7 +13,9 @@ each of them keeping two free neighbours (it must be entered and left). The test
 sound: it never cuts a branch that holds a solution.
 
 ``stats`` receives ``[count, nodes, status]``; status 0 = search complete (count exact),
-1 = stopped at ``limit`` solutions, 2 = stopped at ``max_nodes`` (count is a lower bound).
+1 = stopped at ``limit`` solutions, 2 = stopped at ``max_nodes`` (count is a lower bound),
+3 = stopped because ``stats[S_HALT]`` was set from outside (a time limit or a cancel:
+levelforge.cancel's watchdog sets it while the kernel runs without the GIL).
 """
 import numpy as np
 from numba import njit
@@ -21,6 +23,8 @@ from numba import njit
 COMPLETE = 0
 AT_LIMIT = 1
 NODE_CAP = 2
+HALTED = 3
+S_HALT = 3  # the slot of ``stats`` looked at every 1024 nodes
 
 _ONE = np.uint64(1)
 _M63 = 63
@@ -126,7 +130,7 @@ def _reset(vis, stamp, req, start, goal):
     return n_left
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def count_paths(adj, start, goal, req, limit, max_nodes, sols, sol_len,
                 vis, stack_pt, stack_k, stamp, queue, stats):
     """Count solutions up to ``limit`` (stop at ``limit``) or ``max_nodes`` search nodes.
@@ -189,6 +193,9 @@ def count_paths(adj, start, goal, req, limit, max_nodes, sols, sol_len,
             continue
         if nodes >= max_nodes:
             status = NODE_CAP
+            break
+        if (nodes & 1023) == 0 and stats[S_HALT] != 0:
+            status = HALTED
             break
         _visit(vis, q)
         if req[q]:

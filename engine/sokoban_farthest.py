@@ -23,6 +23,8 @@ COMPLETE = 1  # the whole pull space was searched
 CAPPED = 2    # the cap was reached: the states met have exact depths, others are missing
 DEEP = 3      # stopped at max_depth: every state up to that depth was met, none deeper
 BEAM = 4      # a beam search cut layers: depths are pull-path lengths (upper bounds)
+HALTED = 5    # out[HALT] was set (a time limit or a cancel): the search is incomplete
+HALT = 8      # the slot of ``out`` a watchdog sets to stop the search
 
 
 @njit(cache=True, _nrt=False)
@@ -213,7 +215,7 @@ def _expand(u, walls, nbox, width, limit, zob, pool, nplayer, depth, table, meta
     return left_out
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def pull_bfs(walls, goal_cells, nbox, width, cap, max_depth, beam, celld, order, counts,
              zob, pool, nplayer, depth, table, blk, stamp, queue, stamp2, queue2, wbox,
              out):
@@ -239,8 +241,9 @@ def pull_bfs(walls, goal_cells, nbox, width, cap, max_depth, beam, celld, order,
 
     Writes ``out[0]`` = count, ``out[1]`` = :data:`COMPLETE` (the whole pull space),
     :data:`CAPPED` (``cap`` reached), :data:`DEEP` (stopped at ``max_depth``) or
-    :data:`BEAM` (a layer was cut to the beam), ``out[2]`` = expanded states; returns
-    the count."""
+    :data:`BEAM` (a layer was cut to the beam) or :data:`HALTED` (``out[HALT]`` was
+    set, by a watchdog while the kernel runs without the GIL: looked at before each
+    expansion), ``out[2]`` = expanded states; returns the count."""
     n = walls.shape[0]
     for c in range(n):
         blk[c] = walls[c]
@@ -286,6 +289,9 @@ def pull_bfs(walls, goal_cells, nbox, width, cap, max_depth, beam, celld, order,
     if beam <= 0:
         head = np.int64(0)
         while head < meta[0]:
+            if out[HALT] != 0:
+                status = HALTED
+                break
             if depth[head] >= max_depth:
                 status = DEEP
                 break
@@ -326,11 +332,16 @@ def pull_bfs(walls, goal_cells, nbox, width, cap, max_depth, beam, celld, order,
             limit = min(cap, end + beam)
             cut = False
             for k in range(end - start):
+                if out[HALT] != 0:
+                    break
                 expanded += 1
                 if _expand(order[k], walls, nbox, width, limit, zob, pool, nplayer, depth,
                            table, meta, blk, stamp, queue, stamp2, queue2, wbox):
                     cut = True
                     break
+            if out[HALT] != 0:
+                status = HALTED
+                break
             if cut:
                 if meta[0] >= cap:
                     status = CAPPED

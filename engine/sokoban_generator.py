@@ -11,7 +11,7 @@ from numba import njit
 from .grid import flood_fill, rng_below, rng_choose
 from .sokoban import reconstruct, search_run, search_start
 from .sokoban_board import push_distances
-from .sokoban_state import C_FILL2, C_GOAL, C_NODES, RUNNING, SOLVED
+from .sokoban_state import C_FILL2, C_GOAL, C_HALT, C_NODES, HALTED, RUNNING, SOLVED
 
 
 @njit(cache=True, _nrt=False)
@@ -101,7 +101,7 @@ def _random_pull(walls, occ, width, player, rng, stamp, ctr, queue, cand):
 
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds, max_pulls,
                    every, node_cap, rng, zob,
                    walls, goals, dead, dist, goal_cells, cells, cand, sides, lab,
@@ -116,7 +116,10 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
     (-1 if ``out`` is too small: give it ``(max_pulls + 1) * (cells + 1)`` bytes), [3]
     boards built, [4] pulls, [5] solver calls, [6] solver nodes, [7] inner walls used,
     [8] capped solver calls, [9] boxes actually placed. Returns 1 (in target), 2
-    (closest candidate outside the target) or 0 (nothing solvable was found). The
+    (closest candidate outside the target), 0 (nothing solvable was found) or 3
+    (``ctr[C_HALT]`` was set, looked at on every pull, in the push distances and in
+    the solver: a time limit or a cancel; runs without the GIL so that a watchdog
+    thread can set it). The
     search arrays must hold ``node_cap`` states (a search never asks to grow them).
 
     After ``skip`` pulls the optimum is measured every ``every`` pulls and once more
@@ -134,7 +137,8 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
     best_gap = -1
     found_in_target = False
     iw = inner_walls
-    while iw >= 0 and not found_in_target and best_gap < 0:
+    halted = False
+    while iw >= 0 and not found_in_target and best_gap < 0 and not halted:
         for rebuild in range(rebuilds):
             player = _build_room(width, height, nbox, iw, rng, walls, goals, occ, stamp2,
                                  ctr, queue2, cells)
@@ -146,10 +150,17 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
                 if goals[c]:
                     goal_cells[ng_] = c
                     ng_ += 1
-            push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab, compof)
+            push_distances(walls, goal_cells[:nbox], width, dist, dead, sides, lab, compof,
+                           ctr)
+            if ctr[C_HALT] != 0:  # the distances are unfinished
+                halted = True
+                break
             pulls = 0
             stop = False
             while not stop:
+                if ctr[C_HALT] != 0:
+                    halted = True
+                    break
                 newp = _random_pull(walls, occ, width, player, rng, stamp2, ctr, queue2,
                                     cand)
                 if newp >= 0:
@@ -189,6 +200,9 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
                                     queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
                                     fstack, hside, compof, None, None)
                 stats[6] += ctr[C_NODES]
+                if st == HALTED:
+                    halted = True
+                    break
                 if st != SOLVED:  # the cap (or no room): unknown, not unsolvable
                     for i in range(nbox):
                         occ[chain[i]] = 1
@@ -223,12 +237,16 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
                     stop = True
                 elif p > hi:
                     stop = True
+            if halted:
+                break
             if found_in_target or (best_gap >= 0 and lo <= stats[1] <= hi):
                 found_in_target = True  # in the target range, if short of the aim
                 break
         iw -= 1
     for c in range(n):
         occ[c] = 0
+    if halted:
+        return 3
     if best_gap < 0:
         return 0
     stats[9] = nbox

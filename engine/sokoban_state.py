@@ -27,6 +27,9 @@ C_CAP = 9        # node cap of the running search
 C_START = 10     # the player's actual start cell (for reconstruction)
 C_WEIGHT = 11    # priority of the running search: 1 A*, w > 1 weighted A*, 0 greedy
 C_STAGE = 12     # set by the caller: 0, or m > 0 for a packing stage (see _any_h)
+C_HALT = 13      # set from outside (levelforge.cancel's watchdog): nonzero stops the kernel
+C_TARGET = 14    # set by the caller: 0, or 1 + the normalised player cell a solved state
+                 # must have (a target region: solution windows, see sokoban.optimize)
 N_COUNTERS = 16
 
 RUNNING = 0
@@ -34,4 +37,5 @@ SOLVED = 1
 UNSOLVABLE = 2
 LIMIT = 3
 GROW = 4  # search_run only: the node pool, heap or table needs more room (status unchanged)
+HALTED = 5  # ctr[C_HALT] was set (a time limit or a cancel): the search is abandoned
 PACK_PENALTY = 2  # pushes added to h per goal not yet packed (searches for any solution)

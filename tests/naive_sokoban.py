@@ -237,3 +237,74 @@ def pi_corral(walls, boxes, goals, dead, player):
             best_count = count
             best = frozenset(c for c in area if c in boxes) if count else frozenset()
     return best
+
+
+def bfs_pushes_to(walls, boxes, player, target_boxes, target_player=None, max_states=200_000):
+    """Least pushes taking ``boxes``/``player`` to the box set ``target_boxes`` with the
+    player in the region of ``target_player`` (any region for None), by plain
+    breadth-first search over pushes; None when impossible."""
+    walls, boxes, target_boxes = set(walls), frozenset(boxes), frozenset(target_boxes)
+
+    def done(bs, p):
+        return bs == target_boxes and (target_player is None
+                                       or target_player in reachable(walls, bs, p))
+
+    if done(boxes, player):
+        return 0
+    seen = {(boxes, _norm(walls, boxes, player)[0])}
+    frontier = [(boxes, player)]
+    depth = 0
+    while frontier:
+        depth += 1
+        nxt = []
+        for bs, p in frontier:
+            region = reachable(walls, bs, p)
+            for b in bs:
+                for step in DIRS.values():
+                    t = add(b, step)
+                    if add(b, step, -1) not in region or t in walls or t in bs:
+                        continue
+                    nb = (bs - {b}) | {t}
+                    if done(nb, b):
+                        return depth
+                    key = (nb, _norm(walls, nb, b)[0])
+                    if key not in seen:
+                        seen.add(key)
+                        nxt.append((nb, b))
+            if len(seen) > max_states:
+                raise RuntimeError("naive BFS state budget exceeded")
+        frontier = nxt
+    return None
+
+
+def corral_deadlock(walls, goals, dead, player, boxes, max_states=200_000):
+    """True when ``boxes`` (a corral's boxes, every other box dropped) can never all stand
+    on goals: breadth-first search over their pushes, dead squares and freeze deadlocks
+    (of this box set) pruned, finds no state with every box on a goal."""
+    walls, boxes = set(walls), frozenset(boxes)
+    if boxes <= goals:
+        return False
+    seen = {(boxes, _norm(walls, boxes, player)[0])}
+    frontier = [(boxes, player)]
+    while frontier:
+        nxt = []
+        for bs, p in frontier:
+            region = reachable(walls, bs, p)
+            for b in bs:
+                for step in DIRS.values():
+                    t = add(b, step)
+                    if add(b, step, -1) not in region or t in walls or t in bs or t in dead:
+                        continue
+                    nb = (bs - {b}) | {t}
+                    if frozen(walls, nb, goals, dead, t) == 2:
+                        continue
+                    if nb <= goals:
+                        return False
+                    key = (nb, _norm(walls, nb, b)[0])
+                    if key not in seen:
+                        seen.add(key)
+                        nxt.append((nb, b))
+            if len(seen) > max_states:
+                raise RuntimeError("naive BFS state budget exceeded")
+        frontier = nxt
+    return True

@@ -2,6 +2,7 @@
 (issue 9, parts 5 and 6)."""
 import inspect
 import json
+import glob
 import os
 import re
 import socket
@@ -271,8 +272,10 @@ def test_package_is_typed():
 
 
 def test_readme_example_outputs_are_ignored_by_git():
-    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    outputs = set(re.findall(r" -o ([\w.-]+(?:\.(?:xsb|jsonl|json)|/))", readme))
+    pages = [os.path.join(ROOT, "README.md"),
+             *glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True)]
+    text = "\n".join(open(p, encoding="utf-8").read() for p in pages)
+    outputs = set(re.findall(r" -o ([\w.-]+(?:\.(?:xsb|jsonl|json)|/))", text))
     assert {"levels.xsb", "puzzles.jsonl", "levels.jsonl"} <= outputs
     patterns = [p.strip() for p in open(os.path.join(ROOT, ".gitignore")).read().splitlines()
                 if p.strip() and not p.startswith("#")]

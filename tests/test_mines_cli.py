@@ -95,3 +95,30 @@ def test_autoplay_no_guess_complete_wins_every_game(monkeypatch, capsys):
     assert summary["stuck"] == 0 and summary["won"] + summary["lost"] == 20
     assert summary["guesses_per_game"] > 0
     assert levelforge_main(["mines", "autoplay", "--no-guess", "hard", "--quiet"]) == 2
+
+
+def test_autoplay_says_it_compiles_before_the_progress_bar(monkeypatch, capsys):
+    """A first run compiles in the warm-up game, under the compile notice, before the bar
+    (a kernel never compiled before stands in for a cold cache)."""
+    from numba import njit
+
+    from levelforge.mines import autoplay
+
+    calls = []
+
+    def play(game, assistant=None, **kw):
+        if not calls:
+            @njit(cache=False)
+            def twice(x):
+                return 2 * x
+            twice(3)
+        calls.append(game.level.name)
+        return autoplay(game, assistant, **kw)
+
+    monkeypatch.setattr("levelforge.mines.cli.autoplay", play)
+    assert levelforge_main(["mines", "autoplay", "--level", "easy", "--games", "2"]) == 0
+    err = capsys.readouterr().err
+    notice = err.find("compiling kernels, first run only")
+    assert notice >= 0 and err.count("compiling kernels") == 1
+    assert notice < err.find("autoplay:")
+    assert calls == ["5x5x1-3", "easy", "easy"]          # the warm-up game comes first

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from levelforge.engine import mines as K
+from levelforge.engine import mines_count as C
 from levelforge.engine import mines_enum as E
+from levelforge.engine import mines_witness as W
 
 import naive_mines as naive
 from mines_positions import random_position
@@ -230,7 +232,7 @@ def _run_count(sizes, rows, track_m=True, q=None, qf=None, max_states=10**6):
     c_ptr, c_grp, g_ptr, g_con = _system_arrays(sizes, rows)
     order = np.zeros(ng + 1, i32)
     work = [np.zeros(max(ng, nk) + 2, i32) for _ in range(9)]
-    E.bfs_order(ng, 0, c_ptr, c_grp, g_ptr, g_con, order, work[0])
+    C.bfs_order(ng, 0, c_ptr, c_grp, g_ptr, g_con, order, work[0])
     assert sorted(order[:ng].tolist()) == list(range(ng))
     st, ed = np.zeros((4, 6), i64), np.zeros((4, 2), i32)
     keys, ht = np.zeros(4, np.int8), np.zeros((4, 2), i64)
@@ -238,33 +240,33 @@ def _run_count(sizes, rows, track_m=True, q=None, qf=None, max_states=10**6):
     ep = np.ones(1, i64)                # hash stamps never repeat across the retries
     while True:           # grow the pools the way the workspace does
         top, lay = np.zeros(4, i64), np.zeros(ng + 2, i32)
-        nodes = E.forward_pass(ng, np.array(sizes, i32), nk, np.array([c for _, c in rows], i32),
+        nodes = C.forward_pass(ng, np.array(sizes, i32), nk, np.array([c for _, c in rows], i32),
                                c_ptr, c_grp, g_ptr, g_con, order, track_m, max_states, top, st,
                                ed, keys, ht, ep, fp, BINOM, lay, *work,
                                np.zeros((27, 3), i64))
-        if nodes == E.NEED_STATES:
+        if nodes == C.NEED_STATES:
             st = np.zeros((2 * len(st), 6), i64)
-        elif nodes == E.NEED_EDGES:
+        elif nodes == C.NEED_EDGES:
             ed = np.zeros((2 * len(ed), 2), i32)
-        elif nodes == E.NEED_KEYS:
+        elif nodes == C.NEED_KEYS:
             keys = np.zeros(2 * len(keys), np.int8)
-        elif nodes == E.NEED_HASH:
+        elif nodes == C.NEED_HASH:
             ht = np.zeros((2 * len(ht), 2), i64)
-        elif nodes == E.NEED_WEIGHTS:
+        elif nodes == C.NEED_WEIGHTS:
             fp = np.zeros(2 * len(fp))
         else:
             break
     if nodes < 0:
         return nodes, None
     fin = lay[ng]
-    lo, hi = int(st[fin, E.LO]), int(st[fin, E.HI])
+    lo, hi = int(st[fin, C.LO]), int(st[fin, C.HI])
     totals = np.zeros(s + 1)
-    totals[lo:hi + 1] = fp[st[fin, E.FOFF]:st[fin, E.FOFF] + hi - lo + 1]
+    totals[lo:hi + 1] = fp[st[fin, C.FOFF]:st[fin, C.FOFF] + hi - lo + 1]
     span = hi - lo + 1
     qq = np.ones(span) if q is None else np.asarray(q, float)[lo:hi + 1].copy()
     qb = np.ones(span, np.uint8) if qf is None else np.asarray(qf, np.uint8)[lo:hi + 1].copy()
     out = [np.zeros(ng), np.zeros(ng), np.zeros(ng, np.uint8), np.zeros(ng, np.uint8)]
-    E.backward_pass(ng, np.array(sizes, i32), order, track_m, lay, st, ed, fp, np.zeros(len(fp)),
+    C.backward_pass(ng, np.array(sizes, i32), order, track_m, lay, st, ed, fp, np.zeros(len(fp)),
                     np.zeros(len(fp), np.uint8), BINOM, qq, qb, *out)
     return nodes, (totals, *out)
 
@@ -332,7 +334,7 @@ def test_witness_search_matches_bruteforce_and_never_claims_too_much(system, m_h
     c_ptr, c_grp, g_ptr, g_con = _system_arrays(sizes, rows)
     work = [np.zeros(max(ng, nk) + 2, i32) for _ in range(7)]
     hm, hs = np.zeros(ng, np.uint8), np.zeros(ng, np.uint8)
-    nodes, unresolved = E.witness_search(
+    nodes, unresolved = W.witness_search(
         ng, np.array(sizes, i32), nk, np.array([c for _, c in rows], i32), c_ptr, c_grp, g_ptr,
         g_con, m_hi, budget, hm, hs, *work, np.zeros(26 * ng + 27, i32),
         np.zeros((ng + 1, 4), np.int64))

@@ -52,7 +52,17 @@ FIELDS = {"/api/sokoban/move": ("xsb", "moves", "action"),
           "/api/symmetry/check": ("size", "board_a", "board_b", "path"),
           "/api/mines/act": ("game", "action", "cell"),
           "/api/defense/act": ("game", "action", "x", "y", "kind"),
-          "/api/defense/fight": ("game", "step", "frames")}
+          "/api/defense/fight": ("game", "step", "frames"),
+          "/api/sokoban/edit/check": ("xsb", "rle", "time_limit"),
+          "/api/sokoban/edit/improve": ("xsb", "seed", "first", "count", "max_nodes",
+                                        "criterion"),
+          "/api/symmetry/edit/check": ("size", "board_a", "board_b"),
+          "/api/symmetry/edit/finish": ("size", "board_a", "board_b", "seed"),
+          "/api/mines/edit/check": ("width", "height", "depth", "mines", "start", "logic"),
+          "/api/mines/edit/random": ("width", "height", "depth", "count", "seed", "start"),
+          "/api/defense/edit/layout": ("scenario",),
+          "/api/defense/edit/balance": ("scenario", "part", "parts", "seeds"),
+          "/api/defense/edit/report": ("parts",)}
 """The fields each POST route reads (random bodies use these most of the time)."""
 QUERY_TEXT = st.one_of(st.text(string.printable, max_size=8), st.integers(-5, 70).map(str),
                        st.sampled_from(["easy", "9x9x1-10", "4-8", "4,4,0", "1", "0", "2-",

@@ -13,7 +13,8 @@ import httpx  # noqa: E402
 from levelforge import play  # noqa: E402
 from levelforge.play import pages  # noqa: E402
 
-GAMES = ("sokoban", "symmetry", "mines", "defense")
+GAMES = ("sokoban", "symmetry", "mines", "defense", "sokoban_edit", "symmetry_edit",
+         "mines_edit", "defense_edit")
 
 
 @pytest.fixture(scope="module")

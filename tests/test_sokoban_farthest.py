@@ -163,7 +163,7 @@ def test_difficulty_figures_against_references():
     cells = [(x, y) for y in range(level.height) for x in range(level.width)]
     assert d.dead_squares == len(naive.dead_squares(set(level.walls), level.goals, cells))
     assert box_changes(level, r.solution) == d.box_changes
-    assert dead_squares(level) == d.dead_squares
+    assert len(dead_squares(level)) == d.dead_squares
 
 
 def test_farthest_generator_describes_itself_and_pickles():
@@ -370,3 +370,26 @@ def test_a_room_where_nothing_can_be_pulled_is_a_generation_error():
     gen = FarthestGenerator(width=5, height=5, boxes=7, pushes=(1, 3), rooms=2)
     with pytest.raises(GenerationError):
         gen.generate(0)
+
+
+def test_farthest_generation_keeps_its_time_limit_and_answers_a_cancel():
+    from levelforge import Cancel, Cancelled, GenerationError
+    from levelforge.timing import now_ns
+
+    gen = Generator(width=12, height=12, boxes=6, pushes=(60, 80), method="farthest")
+    t = now_ns()
+    with pytest.raises(GenerationError, match="time limit of 0.2 s"):
+        gen.generate(1, time_limit=0.2)
+    assert (now_ns() - t) / 1e9 < 5  # generous: the unlimited call takes far longer
+    token = Cancel()
+    token.cancel()
+    with pytest.raises(Cancelled):
+        gen.generate(1, cancel=token)
+    small = Generator(width=7, height=7, boxes=2, pushes=(4, 8), method="farthest")
+    a, b = small.generate(3), small.generate(3, time_limit=60)
+    assert (a.level, a.solution) == (b.level, b.solution)
+
+
+def test_farthest_generation_refuses_an_unreachable_push_range_at_once():
+    with pytest.raises(ConfigError, match="no 5x5 board"):
+        Generator(width=5, height=5, boxes=1, pushes=(100, 200), method="farthest")

@@ -2,7 +2,7 @@
 import numpy as np
 
 from levelforge.engine import mines as K
-from levelforge.mines import Assistant, Game, autoplay, best_guess
+from levelforge.mines import Assistant, Game, autoplay, best_guess, guess_policy
 from levelforge.mines import noguess
 from levelforge.seeding import item_seed, kernel_seed
 
@@ -137,9 +137,9 @@ class AutoplayGame:
 
 class AutoplayRates:
     """Win rate (share of games won) over 100 fixed seeds: certain moves only, and with
-    the best guess when stuck."""
+    the safest or the best guess (look-ahead and endgame) when stuck."""
 
-    params = [LEVELS, [None, "best"]]
+    params = [LEVELS, [None, "safest", "best"]]
     param_names = ["level", "guess"]
     unit = "share"
     timeout = 600
@@ -150,5 +150,30 @@ class AutoplayRates:
 
     def track_win_rate(self, level, guess):
         won = sum(autoplay(Game(level, seed=item_seed(SEED, i)), self.assistant,
-                           guess=guess).status == "won" for i in range(100))
+                           exact=guess is not None, guess=guess).status == "won"
+                  for i in range(100))
         return won / 100
+
+
+class GuessDecision:
+    """One guess decision (``GuessPolicy.choose``) on the stuck positions of 20 expert
+    games (30x16/99, certain moves then the safest guess), per rule."""
+
+    params = [["safest", "lookahead", "endgame", "best"]]
+    param_names = ["guess"]
+    timeout = 600
+
+    def setup(self, guess):
+        self.assistant = Assistant(complete=True)
+        self.policy = guess_policy(guess)
+        self.stuck = []
+        for i in range(20):
+            for obs in trajectory("30x16x1-99", item_seed(SEED, i), self.assistant):
+                a = self.assistant.analyze(obs, exact=True)
+                if not a.moves:
+                    self.stuck.append((obs, a))
+        self.policy.choose(*self.stuck[0])
+
+    def time_choose(self, guess):
+        for obs, a in self.stuck:
+            self.policy.choose(obs, a)

@@ -3,6 +3,8 @@ and the documentation pages (docs/index.md, getting-started.md, guide/play.md).
 
     pytest -q tests/test_play_*.py && python docs/screens/update.py   # needs Pillow
 
+(the editors' screens come from tests/test_play_edit_*.py, the workbench guide shows them)
+
 The tests save full-size screenshots to tests/screenshots/ (gitignored); this keeps one of
 each screen, reduced to a 128-colour palette.
 """
@@ -14,7 +16,8 @@ from PIL import Image
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHOTS = os.path.join(HERE, "..", "..", "tests", "screenshots")
 CHOSEN = ["sokoban-solved", "symmetry-broken", "gallery-filtered", "mines-hint",
-          "mines-no-guess-won", "defense-wave"]
+          "mines-no-guess-won", "defense-wave", "sokoban-edit", "sokoban-edit-improved",
+          "symmetry-edit-unique", "mines-edit", "defense-edit-balance"]
 
 
 def main():

@@ -9,8 +9,10 @@ subpackages (and their Numba kernels) load when first used.
 >>> issubclass(levelforge.LevelFormatError, ValueError)
 True
 """
+from .cancel import Cancel
 from .errors import (
     BatchItemError,
+    Cancelled,
     ConfigError,
     GenerationError,
     InvalidMoveError,
@@ -23,6 +25,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BatchItemError",
+    "Cancel",
+    "Cancelled",
     "ConfigError",
     "GenerationError",
     "InvalidMoveError",

@@ -47,6 +47,20 @@ class GenerationError(LevelforgeError, RuntimeError):
     """A generator exhausted every fallback without producing a level."""
 
 
+class Cancelled(LevelforgeError, RuntimeError):
+    """A call was stopped by its :class:`~levelforge.Cancel` token; nothing was produced.
+
+    >>> from levelforge import Cancel, symmetry
+    >>> token = Cancel()
+    >>> token.cancel()
+    >>> try:
+    ...     symmetry.generate(5, cancel=token)
+    ... except Cancelled as e:
+    ...     print(e)
+    no 5x5 symmetry puzzle (seed 0): cancelled
+    """
+
+
 class BatchItemError(LevelforgeError, RuntimeError):
     """One item of a batch failed; carries the item's index and seed to reproduce it."""
 

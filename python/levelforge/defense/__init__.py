@@ -14,6 +14,7 @@ wave order).
 >>> d.run_wave().outcome
 'won'
 """
+from .editor import BalancePart, BalanceReport, Fact, Layout, balance, balance_part, layout
 from .frames import Frame, frames
 from .game import Defense, PlacementError, PlacementRejected, Totals, WaveRecord
 from .pathing import cut_cells, distance_field, route
@@ -23,17 +24,24 @@ from .strategies import probe_strategies
 from .studies import probe_barrier_timing, probe_wave_order
 
 __all__ = [
+    "BalancePart",
+    "BalanceReport",
     "Defense",
+    "Fact",
     "Frame",
+    "Layout",
     "PlacementError",
     "PlacementRejected",
     "Scenario",
     "Totals",
     "WaveForecast",
     "WaveRecord",
+    "balance",
+    "balance_part",
     "cut_cells",
     "distance_field",
     "frames",
+    "layout",
     "probe_barrier_timing",
     "probe_campaign",
     "probe_pairs",

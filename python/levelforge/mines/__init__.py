@@ -6,9 +6,14 @@
 >>> result.status in ("won", "stuck")
 True
 """
-from .assistant import Analysis, Assistant, AutoplayResult, Move, autoplay, best_guess
+from .assistant import (GUESS_RULES, Analysis, Assistant, AutoplayResult, Move, autoplay,
+                        guess_policy)
+from .editor import BoardCheck, check_board, random_mines
 from .game import PRESETS, Game, Level
+from .guess import GuessPolicy, best_guess, endgame_move, win_probability
 from .observation import PublicObservation
 
-__all__ = ["Analysis", "Assistant", "AutoplayResult", "Game", "Level", "Move", "PRESETS",
-           "PublicObservation", "autoplay", "best_guess"]
+__all__ = ["Analysis", "Assistant", "AutoplayResult", "BoardCheck", "GUESS_RULES", "Game",
+           "GuessPolicy", "Level", "Move", "PRESETS", "PublicObservation", "autoplay",
+           "best_guess", "check_board", "endgame_move", "guess_policy", "random_mines",
+           "win_probability"]

@@ -23,6 +23,7 @@ from levelforge.errors import ConfigError, InvalidMoveError
 from levelforge.timing import ms_since, now_ns
 
 from .game import Game
+from .guess import GuessPolicy
 from .observation import Cell, PublicObservation
 from .workspace import Workspace
 
@@ -53,7 +54,9 @@ class Analysis:
     components enumerated or skipped, ``skipped`` those over a cap (never guessed),
     ``nodes`` the search nodes. ``probabilities`` (exact mode only) is a float array
     ``[z, y, x]`` with the exact mine probability of each closed unflagged cell (NaN
-    elsewhere, and everywhere when a component was skipped or on a contradiction).
+    elsewhere, and everywhere when a component was skipped or on a contradiction);
+    ``log_count`` (exact mode only, NaN otherwise) the natural log of the number of mine
+    placements the observation allows.
     """
 
     status: str
@@ -66,6 +69,7 @@ class Analysis:
     elapsed_ms: float
     exact: bool = False
     probabilities: npt.NDArray[np.float64] | None = None
+    log_count: float = float("nan")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (cells as lists; probabilities omitted)."""
@@ -89,11 +93,12 @@ class Assistant:
     are counted in ``Analysis.skipped``, never guessed.
 
     ``complete=True`` lifts the cell cap and raises the state budget to
-    :data:`~levelforge.mines.assistant.COMPLETE_NODES` per component (unless ``max_nodes`` is given): every cell
-    that the public information proves is then found, within that budget. A component
-    whose count is over the budget is still searched for certain cells, within the same
-    budget: depth-first searches for solutions, and for each group windows of up to 4
-    rows around it (a window with no solution proves the group certain). What that
+    :data:`~levelforge.mines.assistant.COMPLETE_NODES` per component (unless
+    ``max_nodes`` is given): every cell that the public information proves is then
+    found, within that budget. A component whose count is over the budget is still
+    searched for certain cells, within the same budget: depth-first searches for
+    solutions, and for each group windows of up to 4 rows around it (a window with no
+    solution proves the group certain). What that
     search proves is sound, but it may miss cells; the component is counted in
     ``skipped`` and its probabilities are unknown. The assistant owns its work arrays and
     reuses them from call to call.
@@ -133,14 +138,17 @@ class Assistant:
                 "complete": self.complete}
 
     def warm_up(self) -> None:
-        """Compile the kernels (cheap once done): analyze a tiny opened board."""
+        """Compile the kernels (cheap once done): analyze a tiny opened board (and, for a
+        complete assistant, compile the witness search it runs past its state budget)."""
         game = Game("4x4x1-2", seed=0)
         game.open((0, 0, 0))
         self.analyze(game.observe())
         self.analyze(game.observe(), exact=True)
+        if self.complete:
+            self._ws.witness()
 
     def analyze(self, obs: PublicObservation, exact: bool = False) -> Analysis:
-        """Prove what the public ``obs`` allows; returns an :class:`Analysis`.
+        """Prove what the public ``obs`` allows; returns an :class:`~levelforge.mines.Analysis`.
 
         With ``exact=True`` interchangeable cells are merged into weighted groups (the
         cap then counts groups) and the global mine count is combined across components:
@@ -152,24 +160,15 @@ class Assistant:
             raise ConfigError(f"analyze needs a PublicObservation, got {type(obs).__name__}")
         w, h, d = obs.width, obs.height, obs.depth
         n = w * h * d
+        code = self._run((w, h, d), obs.state.reshape(n), obs.numbers.reshape(n),
+                         obs.remaining_mines, exact)
         ws = self._ws
-        if ws is None or ws.n != n or self._shape != (w, h, d):
-            ws = self._ws = Workspace(n)
-            self._shape = (w, h, d)
-            self._nb26 = K.board_tables(w, h, d)[0]
-        p = ws.params
-        p[E.P_REMAINING] = obs.remaining_mines
-        p[E.P_EXACT] = bool(exact)
-        p[E.P_MERGE] = bool(exact) or self.complete
-        p[E.P_MAX_GROUPS] = n if self.max_component_cells is None else self.max_component_cells
-        p[E.P_MAX_NODES] = self.max_nodes
-        p[E.P_PUBLIC] = 1
-        p[E.P_WITNESS] = self.complete
-        code = ws.analyze(obs.state.reshape(n), obs.numbers.reshape(n), self._nb26)
         res = ws.res
         comps, skipped, nodes = int(res[E.R_COMPS]), int(res[E.R_SKIPPED]), int(res[E.R_NODES])
         probabilities = None
+        log_count = float("nan")
         if exact:
+            log_count = float(ws.fw[E.log_count_index(n)])
             probabilities = ws.prob.reshape(obs.shape).copy()
             if code != E.A_OK:
                 probabilities[:] = np.nan
@@ -187,7 +186,27 @@ class Assistant:
         moves = tuple([Move("open", c) for c, ok in zip(safe, sel) if ok]
                       + [Move("flag", c) for c, ok in zip(mines, sel[ns:]) if ok])
         return Analysis("moves" if moves else "stuck", safe, mines, moves, comps, skipped,
-                        nodes, ms_since(t0), bool(exact), probabilities)
+                        nodes, ms_since(t0), bool(exact), probabilities, log_count)
+
+    def _run(self, shape, state, numbers, remaining, exact):
+        """The analysis kernel on flat public arrays (the caller checked them); returns
+        its outcome code, the results left in the workspace."""
+        w, h, d = shape
+        n = w * h * d
+        ws = self._ws
+        if ws is None or ws.n != n or self._shape != shape:
+            ws = self._ws = Workspace(n)
+            self._shape = shape
+            self._nb26 = K.board_tables(w, h, d)[0]
+        p = ws.params
+        p[E.P_REMAINING] = remaining
+        p[E.P_EXACT] = bool(exact)
+        p[E.P_MERGE] = bool(exact) or self.complete
+        p[E.P_MAX_GROUPS] = n if self.max_component_cells is None else self.max_component_cells
+        p[E.P_MAX_NODES] = self.max_nodes
+        p[E.P_PUBLIC] = 1
+        p[E.P_WITNESS] = self.complete
+        return ws.analyze(state, numbers, self._nb26)
 
 
 @dataclass(frozen=True)
@@ -197,7 +216,8 @@ class AutoplayResult:
     ``status``: ``won``, ``lost`` (only after a guess: certain moves never lose),
     ``stuck`` (no certain move left and no guessing) or ``contradiction``.
     ``opens``/``flags`` count the moves played (guesses included), ``guesses`` the opens
-    that were not certain, ``decisions`` the analyses, ``decision_ms`` their total time.
+    that were not certain, ``decisions`` the analyses, ``decision_ms`` their total time,
+    ``guess_ms`` the time of each guess decision (its analysis and the choice).
     """
 
     status: str
@@ -208,80 +228,44 @@ class AutoplayResult:
     elapsed_ms: float
     skipped: int = 0
     guesses: int = 0
+    guess_ms: tuple[float, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the fields."""
         return dict(self.__dict__)
 
 
-GUESS_RULES = (None, "best")
+GUESS_RULES = (None, "best", "safest", "lookahead", "endgame")
+"""``autoplay``'s guess rules: None (never guess, the design's assistant), ``safest``
+(:func:`~levelforge.mines.best_guess`), ``lookahead`` or ``endgame`` (that idea of
+:class:`~levelforge.mines.GuessPolicy` over the safest cell) and ``best`` (both)."""
 
 
-def best_guess(obs: PublicObservation, probabilities: npt.ArrayLike | None) -> Cell | None:
-    """The cell ``autoplay(guess="best")`` opens when no move is certain, or None.
+def guess_policy(rule: Literal["best", "safest", "lookahead", "endgame"]) -> GuessPolicy:
+    """The :class:`~levelforge.mines.GuessPolicy` of a guess rule (one of
+    :data:`~levelforge.mines.GUESS_RULES` but None).
 
-    The selectable closed cell of lowest exact mine probability; ties (within 1e-9)
-    go to the cell most likely to show a 0, estimated as the product of ``1 - p`` over
-    its closed neighbours (0 next to a flag), then to the lowest index. When no
-    probability is known (None, or NaN everywhere: a component over the state budget), a local
-    estimate stands in: the largest share of mines still missing around an open
-    neighbour, or the share of mines left among the closed cells.
-
-    >>> from levelforge.mines import Assistant, Game
-    >>> game = Game("9x9x1-10", seed=1)
-    >>> _ = game.open((4, 4, 0))
-    >>> obs = game.observe()
-    >>> best_guess(obs, Assistant().analyze(obs, exact=True).probabilities) is not None
-    True
+    >>> guess_policy("lookahead").to_dict()
+    {'lookahead': True, 'endgame': False}
     """
-    n = obs.width * obs.height * obs.depth
-    p = np.full(n, np.nan) if probabilities is None \
-        else np.asarray(probabilities, float).reshape(n)
-    state = obs.state.reshape(n)
-    nb = K.board_tables(obs.width, obs.height, obs.depth)[0]
-    selectable = obs.selectable.reshape(n) & (state == K.CLOSED)
-    if not np.any(selectable & ~np.isnan(p)):
-        p = _local_estimate(obs, state, nb)
-    cand = np.flatnonzero(selectable & ~np.isnan(p))
-    if cand.size == 0:
-        return None
-    pc = p[cand]
-    cand = cand[pc <= pc.min() + 1e-9]
-    if cand.size > 1:
-        stay = np.where(state == K.CLOSED, 1.0 - np.nan_to_num(p, nan=0.5),
-                        np.where(state == K.FLAGGED, 0.0, 1.0))
-        rows = nb[cand]
-        zero = np.where(rows >= 0, stay[rows], 1.0).prod(axis=1)
-        cand = cand[zero >= zero.max() - 1e-12]
-    return obs.cell_of(int(cand[0]))
-
-
-def _local_estimate(obs, state, nb):
-    """Mine shares from single numbers: per closed cell the largest ``missing / closed``
-    over its open neighbours, else the mines left over the closed cells."""
-    n = state.size
-    closed = state == K.CLOSED
-    inside = nb >= 0
-    around = np.where(inside, nb, 0)
-    flags = (inside & (state[around] == K.FLAGGED)).sum(axis=1)
-    unknown = (inside & closed[around]).sum(axis=1)
-    share = np.where((state == K.OPEN) & (unknown > 0),
-                     (obs.numbers.reshape(n) - flags) / np.maximum(unknown, 1), -1.0)
-    est = np.where(inside, share[around], -1.0).max(axis=1)
-    left = obs.remaining_mines / max(int(closed.sum()), 1)
-    return np.where(closed, np.where(est >= 0, est, left), np.nan)
+    if rule not in GUESS_RULES[1:]:
+        raise ConfigError(f"guess must be None or one of {GUESS_RULES[1:]}, got {rule!r}")
+    return GuessPolicy(rule in ("best", "lookahead"), rule in ("best", "endgame"))
 
 
 def autoplay(game: Game, assistant: Assistant | None = None, start: Sequence[int] | None = None,
              exact: bool = False, max_decisions: int = 100_000,
-             guess: Literal["best"] | None = None) -> AutoplayResult:
+             guess: Literal["best", "safest", "lookahead", "endgame"] | None = None
+             ) -> AutoplayResult:
     """Play certain moves until the game ends or the assistant is stuck.
 
     A game not started yet is opened at ``start`` (default: the middle of the top face,
     ``(width // 2, height // 2, 0)``), which is always a zero. Each round asks the
     assistant once and plays every proved move still legal (opens first, then flags).
-    With ``guess="best"`` (for solver benchmarks; the design's assistant never guesses)
-    a stuck round asks for exact probabilities and opens :func:`best_guess` instead.
+    With a ``guess`` rule (for solver benchmarks; the design's assistant never guesses)
+    a stuck round asks for exact probabilities and opens the rule's guess instead
+    (:data:`~levelforge.mines.GUESS_RULES`; ``best`` is the strongest, ``safest`` the lowest mine
+    probability). The guess reads the public observation only.
 
     >>> from levelforge.mines import Game
     >>> result = autoplay(Game("easy", seed=3))
@@ -290,14 +274,14 @@ def autoplay(game: Game, assistant: Assistant | None = None, start: Sequence[int
     >>> autoplay(Game("9x9x1-10", seed=3), guess="best").status in ("won", "lost")
     True
     """
-    if guess not in GUESS_RULES:
-        raise ConfigError(f"guess must be None or 'best', got {guess!r}")
+    policy = None if guess is None else guess_policy(guess)
     t0 = now_ns()
     assistant = Assistant() if assistant is None else assistant
     if game.status == "ready":
         lv = game.level
         game.open(start if start is not None else (lv.width // 2, lv.height // 2, 0))
     opens = flags = decisions = skipped = guesses = 0
+    guess_ms = []
     decision_ms = 0.0
     status = None
     while status is None:
@@ -312,14 +296,16 @@ def autoplay(game: Game, assistant: Assistant | None = None, start: Sequence[int
         decisions += 1
         decision_ms += analysis.elapsed_ms
         skipped = analysis.skipped
-        if analysis.status == "stuck" and guess is not None:
+        if analysis.status == "stuck" and policy is not None:
+            t_guess = now_ns() - int(analysis.elapsed_ms * 1e6)
             if not exact:
                 analysis = assistant.analyze(obs, exact=True)
                 decisions += 1
                 decision_ms += analysis.elapsed_ms
             if analysis.status == "stuck":
-                cell = best_guess(obs, analysis.probabilities)
+                cell = policy.choose(obs, analysis)
                 if cell is not None:
+                    guess_ms.append(ms_since(t_guess))
                     game.open(cell)
                     opens += 1
                     guesses += 1
@@ -341,4 +327,4 @@ def autoplay(game: Game, assistant: Assistant | None = None, start: Sequence[int
                 # already opened by an earlier cascade of this round
                 continue
     return AutoplayResult(status, opens, flags, decisions, decision_ms, ms_since(t0), skipped,
-                          guesses)
+                          guesses, tuple(guess_ms))

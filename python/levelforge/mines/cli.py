@@ -9,10 +9,12 @@ import sys
 
 import numpy as np
 
+from levelforge.cancel import Cancel, call_interruptibly
 from levelforge.cli import ArgumentParser, positive_int
-from levelforge.errors import ConfigError, InvalidMoveError
+from levelforge.errors import Cancelled, ConfigError, InvalidMoveError
 from levelforge.progress import progress
 from levelforge.seeding import check_seed, item_seed
+from levelforge.warmup import CompileNotice
 
 from .assistant import Assistant, autoplay
 from .game import Game, Level
@@ -201,15 +203,29 @@ def _cell_arg(text):
 
 def run_autoplay(level, games, seed, exact=False, start=None, assistant=None, show_progress=True,
                  no_guess=False, guess=None):
-    """Autoplay ``games`` games (seeds ``item_seed(seed, i)``); returns a summary dict."""
+    """Autoplay ``games`` games (seeds ``item_seed(seed, i)``); returns a summary dict.
+
+    The kernels the run needs are compiled (or loaded from Numba's cache) first, on a
+    tiny board, under a :class:`~levelforge.warmup.CompileNotice`: a first run says so
+    before the progress bar starts, and the figures leave the compile out.
+    """
     assistant = assistant or Assistant()
+    with CompileNotice(enabled=show_progress):
+        autoplay(Game("5x5x1-3", 0, no_guess), assistant, exact=exact, guess=guess)
     counts = {"won": 0, "stuck": 0, "contradiction": 0, "lost": 0}
     moves = decisions = guesses = 0
     decision_ms = 0.0
+    token = Cancel()  # Ctrl-C cancels a no-guess placement at once
     with progress(games, "autoplay", "game", show_progress) as bar:
         for i in range(games):
-            game = Game(level, item_seed(seed, i), no_guess)
-            r = autoplay(game, assistant, start=start, exact=exact, guess=guess)
+            game = Game(level, item_seed(seed, i), no_guess, cancel=token)
+            try:
+                r = call_interruptibly(lambda: autoplay(game, assistant, start=start,
+                                                        exact=exact, guess=guess), token)
+            except Cancelled:
+                raise KeyboardInterrupt from None
+            if token.cancelled:
+                raise KeyboardInterrupt
             counts[r.status] += 1
             moves += r.opens + r.flags
             decisions += r.decisions
@@ -267,8 +283,9 @@ def main(argv=None, prog="levelforge mines"):
                    help="counting states per component (default 200,000)")
     a.add_argument("--no-guess", nargs="?", const="1", default="0", metavar="easy",
                    help="no-guess boards (easy: single numbers suffice)")
-    a.add_argument("--guess", choices=["best"],
-                   help="when stuck, open the safest cell (for solver benchmarks)")
+    a.add_argument("--guess", choices=["best", "safest", "lookahead", "endgame"],
+                   help="when stuck, guess (for solver benchmarks): best (look-ahead and "
+                        "an exact endgame), safest (lowest mine probability), or one idea")
     a.add_argument("--json", action="store_true", help="print the summary as JSON")
     a.add_argument("--quiet", action="store_true", help="no progress bar")
     ns = parser.parse_args(argv)

@@ -15,13 +15,14 @@ import numpy as np
 import numpy.typing as npt
 
 from levelforge.engine import mines as K
+from levelforge.cancel import Cancel, check_cancel, check_time_limit
 from levelforge.cells import check_cell
 from levelforge.errors import ConfigError, InvalidMoveError
 from levelforge.seeding import check_seed, kernel_seed
 from levelforge.timing import now_ns
 
 from .noguess import BoardRating, check_no_guess, generate, rate
-from .observation import Cell, PublicObservation
+from .observation import PublicObservation
 
 MAX_SIDE = 32
 
@@ -103,7 +104,11 @@ class Game:
     ``level`` is a :class:`Level`, a preset name or ``WxHxD-M``; ``seed`` with the level,
     the first opened cell and ``no_guess`` fixes the minefield. With ``no_guess=True``
     the mines are placed so that certain moves win from the first open (``"easy"``:
-    with single numbers alone); see :mod:`levelforge.mines.noguess`.
+    with single numbers alone); see :mod:`levelforge.mines.noguess`. ``time_limit``
+    (seconds, default None: no limit) and ``cancel`` (a :class:`~levelforge.Cancel`)
+    bound that placement, at the first :meth:`open`: it raises
+    :class:`~levelforge.GenerationError` naming the limit, or
+    :class:`~levelforge.Cancelled`, and the game stays ready.
 
     >>> game = Game("easy", seed=7)
     >>> game.open((0, 0, 0)) > 0        # the first number is always 0: a cascade
@@ -116,10 +121,13 @@ class Game:
     """
 
     def __init__(self, level: Level | str = "normal", seed: int = 0,
-                 no_guess: bool | Literal["easy"] = False) -> None:
+                 no_guess: bool | Literal["easy"] = False, *, time_limit: float | None = None,
+                 cancel: Cancel | None = None) -> None:
         self.level = Level.parse(level)
         self.seed = check_seed(seed)
         self.no_guess = check_no_guess(no_guess)
+        self.time_limit = check_time_limit(time_limit)
+        self.cancel = check_cancel(cancel)
         self.generation = None
         self._rating = None
         lv = self.level
@@ -251,8 +259,8 @@ class Game:
         lv = self.level
         rng = np.array([kernel_seed(self.seed)], np.uint64)
         if self.no_guess:
-            mine, numbers, self.generation, self._rating = generate(lv, start, rng,
-                                                                    self.no_guess)
+            mine, numbers, self.generation, self._rating = generate(
+                lv, start, rng, self.no_guess, time_limit=self.time_limit, cancel=self.cancel)
             self._mine[:] = mine
             self._numbers[:] = numbers
         else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Literal
 
 import numpy as np
@@ -19,6 +20,7 @@ import numpy as np
 from levelforge.engine import mines as K
 from levelforge.engine import mines_enum as E
 from levelforge.engine import mines_gen as G
+from levelforge.cancel import Cancel, Limit, raise_stopped
 from levelforge.errors import ConfigError, GenerationError
 from levelforge.timing import ms_since, now_ns
 
@@ -105,7 +107,7 @@ class _Play:
         self.known2 = np.zeros(n, np.int8)
         self.pw = np.zeros(G.N_PLAY_INT * n, np.int32)
         self.pb = np.zeros(G.N_PLAY_BYTE * n, np.uint8)
-        self.out = np.zeros(G.N_OUT + 3, np.int64)
+        self.out = np.zeros(G.O_HALT + 1, np.int64)
         self.mark = np.zeros(n, np.uint8)
 
     def args(self):
@@ -136,32 +138,42 @@ def _logic(no_guess):
 
 
 def generate(level, start, seed_state, no_guess=True, strategy=DEFAULT_STRATEGY,
-             max_attempts=MAX_ATTEMPTS):
+             max_attempts=MAX_ATTEMPTS, time_limit: float | None = None,
+             cancel: Cancel | None = None):
     """Mines (uint8, flat) and numbers (int8) of a no-guess board, and its :class:`Generation`.
 
     ``start`` is the flat index of the first open, ``seed_state`` the kernel PRNG state
     (uint64[1], advanced). Raises :class:`~levelforge.GenerationError` when no board is
-    found within ``max_attempts`` placements.
+    found within ``max_attempts`` placements or ``time_limit`` seconds (default None: no
+    limit), :class:`~levelforge.Cancelled` when ``cancel`` is set (from another thread
+    or process); the kernel looks at both before each play and after each analysis.
     """
     if strategy not in STRATEGIES:
         raise ConfigError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    if not _KERNELS_LOADED:  # once per process, outside the timing and the time limit
+        _load_kernels()
     t0 = now_ns()
+    limit = Limit(time_limit, cancel, t0)
     nb26, nb6, boundary = K.board_tables(level.width, level.height, level.depth)
     n = level.cells
     play = _play_for(n)
     mine = np.zeros(n, np.uint8)
     numbers = np.zeros(n, np.int8)
     rng0 = np.array(seed_state, np.uint64).copy()
-    while True:
-        rng = rng0.copy()
-        G.generate_board(nb26, nb6, boundary, int(start), int(level.mines), _logic(no_guess),
-                         STRATEGIES[strategy], HYBRID_AFTER, int(max_attempts), rng, mine,
-                         numbers, play.cand, *play.args())
-        status = int(play.out[G.O_STATUS])
-        if status >= 0:
-            break
-        play.ws.grow(status)
+    with limit.watch(play.out, G.O_HALT):
+        while True:
+            rng = rng0.copy()
+            G.generate_board(nb26, nb6, boundary, int(start), int(level.mines),
+                             _logic(no_guess), STRATEGIES[strategy], HYBRID_AFTER,
+                             int(max_attempts), rng, mine, numbers, play.cand, *play.args())
+            status = int(play.out[G.O_STATUS])
+            if status >= 0:
+                break
+            play.ws.grow(status)
     out = play.out
+    if status == G.HALTED:
+        raise_stopped(limit, f"no {'easy ' if no_guess == 'easy' else ''}no-guess board of "
+                             f"{level.name} from start {start}")
     info = Generation(no_guess, strategy, int(out[G.O_ATTEMPTS]), int(out[G.O_PERTURB]),
                       int(out[G.O_REPLAYS]), ms_since(t0))
     if status != G.WON:
@@ -171,6 +183,21 @@ def generate(level, start, seed_state, no_guess=True, strategy=DEFAULT_STRATEGY,
     seed_state[:] = rng
     rating = _rating(level, mine, numbers, out, no_guess, play)
     return mine, numbers, info, rating
+
+
+_KERNELS_LOADED = False
+
+
+def _load_kernels():
+    """Compile (cold cache) or load the placement kernels on a tiny board, so that no
+    board's ``elapsed_ms`` or time limit pays for it."""
+    global _KERNELS_LOADED
+    _KERNELS_LOADED = True
+    tiny = SimpleNamespace(width=5, height=5, depth=1, mines=3, cells=25, name="5x5x1-3")
+    try:
+        generate(tiny, 12, np.array([1], np.uint64))
+    except GenerationError:  # the kernels are compiled either way
+        pass
 
 
 def _rating(level, mine, numbers, out, no_guess, play):

@@ -8,6 +8,7 @@ few positions and then allocates nothing.
 import numpy as np
 
 from levelforge.engine import mines as K
+from levelforge.engine import mines_count as C
 from levelforge.engine import mines_enum as E
 
 _BINOM = K.binomial_table()
@@ -50,23 +51,25 @@ class Workspace:
 
     def grow(self, code):
         """Double the pool a kernel asked for with ``code``."""
-        if code == E.NEED_STATES:
+        if code == C.NEED_STATES:
             self.st = np.zeros((2 * self.st.shape[0], 6), np.int64)
-        elif code == E.NEED_EDGES:
+        elif code == C.NEED_EDGES:
             self.ed = np.zeros((2 * self.ed.shape[0], 2), np.int32)
-        elif code == E.NEED_KEYS:
+        elif code == C.NEED_KEYS:
             self.keys = np.zeros(2 * self.keys.size, np.int8)
-        elif code == E.NEED_HASH:
+        elif code == C.NEED_HASH:
             self.ht = np.zeros((2 * self.ht.shape[0], 2), np.int64)
-        elif code == E.NEED_WEIGHTS:
+        elif code == C.NEED_WEIGHTS:
             self._weights(2 * self.fp.size)
-        elif code == E.NEED_GLOBAL:
+        elif code == C.NEED_GLOBAL:
             self._global(2 * self.gw.size)
         else:
             raise AssertionError(f"unknown work code {code}")
 
     def analyze(self, state, numbers, nb26):
-        """Run :func:`~levelforge.engine.mines_enum.analyze_position` until it fits.
+        """Run :func:`~levelforge.engine.mines_enum.analyze_position` until it fits, then
+        :func:`~levelforge.engine.mines_enum.witness_components` where the parameters ask
+        for it and a component was over its state budget.
 
         The arrays are copied first: the kernels are compiled for writable arrays only
         (one specialisation, not one per read-only variant).
@@ -80,5 +83,15 @@ class Workspace:
                                self.bf, self.gw, self.gb, _BINOM)
             code = int(self.res[E.R_CODE])
             if code >= 0:
-                return code
+                break
             self.grow(code)
+        if code == E.A_OK and self.params[E.P_WITNESS] != 0 and self.res[E.R_SKIPPED] > 0:
+            code = self.witness()
+        return code
+
+    def witness(self):
+        """Run :func:`~levelforge.engine.mines_enum.witness_components` on the last
+        analysis (a no-op when no component was over its budget); returns its code."""
+        E.witness_components(self.state, self.known, self.cells_out, self.params, self.res,
+                             self.iw, self.ir, self.u8)
+        return int(self.res[E.R_CODE])

@@ -19,14 +19,18 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Callable
 
-from . import defense, gallery, mines, sokoban, symmetry
+from . import (defense, defense_edit, gallery, mines, mines_edit, sokoban, sokoban_edit,
+               symmetry, symmetry_edit)
 
 _LONG = {"/api/sokoban/generate", "/api/sokoban/campaign/{index}", "/api/sokoban/solve",
-         "/api/symmetry/generate"}
+         "/api/symmetry/generate", "/api/sokoban/edit/check", "/api/sokoban/edit/improve",
+         "/api/symmetry/edit/check", "/api/symmetry/edit/finish", "/api/mines/edit/check",
+         "/api/defense/edit/layout", "/api/defense/edit/balance"}
 _GAMES = {"/api/mines/act": "mines", "/api/mines/hint": "mines",
           "/api/defense/act": "defense", "/api/defense/fight": "defense"}
-_SYSTEMS = ((sokoban, "sokoban"), (symmetry, "symmetry"), (gallery, None), (mines, "mines"),
-            (defense, "defense"))
+_SYSTEMS = ((sokoban, "sokoban"), (sokoban_edit, "sokoban"), (symmetry, "symmetry"),
+            (symmetry_edit, "symmetry"), (gallery, None), (mines, "mines"),
+            (mines_edit, "mines"), (defense, "defense"), (defense_edit, "defense"))
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,12 @@ import re
 from string import Template
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pages")
-PAGES = {"/": "index", "/sokoban": "sokoban", "/symmetry": "symmetry", "/gallery": "gallery",
-         "/mines": "mines", "/defense": "defense", "/watch": "watch"}
-"""Each page path and its page file (paths below ``/sokoban/`` and ``/symmetry/`` too)."""
+PAGES = {"/": "index", "/sokoban/edit": "sokoban_edit", "/sokoban": "sokoban",
+         "/symmetry/edit": "symmetry_edit", "/symmetry": "symmetry", "/gallery": "gallery",
+         "/mines/edit": "mines_edit", "/mines": "mines",
+         "/defense/edit": "defense_edit", "/defense": "defense", "/watch": "watch"}
+"""Each page path and its page file (paths below ``/sokoban/`` and ``/symmetry/`` too; an
+editor's path comes before its game's, which would otherwise take it)."""
 _MARK = re.compile(r"^<!-- (\w+) -->\n", re.M)
 
 

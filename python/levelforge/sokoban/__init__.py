@@ -10,12 +10,15 @@ True
 
 from .generator import GenerateResult, Generator, campaign, generate
 from . import collections
+from .editor import Check, Improvement, check, dead_squares, from_rle, improve, to_rle
 from .boxoban import load_boxoban, read_boxoban
 from .difficulty import Difficulty, difficulty
 from .level import Level, load_xsb, read_xsb
+from .optimizer import optimize
 from .replay import replay
 from .solver import SolveResult, Solver, solve
 
-__all__ = ["Difficulty", "GenerateResult", "Generator", "Level", "SolveResult", "Solver",
-           "campaign", "collections", "difficulty", "generate", "load_boxoban", "load_xsb",
-           "read_boxoban", "read_xsb", "replay", "solve"]
+__all__ = ["Check", "Difficulty", "GenerateResult", "Generator", "Improvement", "Level",
+           "SolveResult", "Solver", "campaign", "check", "collections", "dead_squares",
+           "difficulty", "from_rle", "generate", "improve", "load_boxoban", "load_xsb",
+           "optimize", "read_boxoban", "read_xsb", "replay", "solve", "to_rle"]

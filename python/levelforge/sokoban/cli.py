@@ -10,6 +10,7 @@ import os
 import sys
 
 from ..batch import run
+from ..cancel import Cancel, call_interruptibly
 from ..cli import ArgumentParser, command_line, positive_int as _positive
 from ..errors import ConfigError
 from ..seeding import check_seed
@@ -91,7 +92,8 @@ def _parser(prog):
     sol.add_argument("--max-nodes", type=_positive, default=DEFAULT_MAX_NODES,
                      help=f"cap on stored search states ({DEFAULT_MAX_NODES})")
     sol.add_argument("--time-limit", type=float, default=None,
-                     help="seconds per level (no limit)")
+                     help="seconds per level (no limit); Ctrl-C stops the running search "
+                          "at once and prints its level as 'cancelled'")
     sol.add_argument("--any", action="store_true",
                      help="any solution: found much faster on big levels, marked "
                           "'not proved optimal'")
@@ -178,16 +180,22 @@ def _solve(args):
         chosen = list(enumerate(levels, 1))
     solver = Solver(max_nodes=args.max_nodes)
     unsolved = 0
+    token = Cancel()  # Ctrl-C cancels the running search, which then says so
     for k, level in chosen:
-        r = solver.solve(level, time_limit=args.time_limit, optimal=not args.any)
+        r = call_interruptibly(lambda: solver.solve(level, time_limit=args.time_limit,
+                                                    optimal=not args.any, cancel=token),
+                               token)
         name = f"level {k}" + (f" ({level.title})" if level.title else "")
         kind = " (not proved optimal)" if r.solved and not r.optimal else ""
+        kind += " (Ctrl-C)" if r.status == "cancelled" else ""
         print(f"{name}: {r.status}{kind} pushes={r.pushes} moves={r.moves} nodes={r.nodes} "
-              f"ms={r.elapsed_ms:.1f}")
+              f"ms={r.elapsed_ms:.1f}", flush=True)
         if r.solved:
             print(f"  {r.solution}")
         else:
             unsolved += 1
+        if token.cancelled:
+            raise KeyboardInterrupt
     return 1 if unsolved else 0
 
 

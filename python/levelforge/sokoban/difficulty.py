@@ -73,31 +73,44 @@ def box_changes(level: Level, solution: str) -> int:
     return changes
 
 
-def dead_squares(level: Level) -> int:
-    """Floor cells the player can reach (boxes ignored) from which a lone box cannot be
-    pushed onto any goal.
+def dead_squares(level: Level) -> frozenset[tuple[int, int]]:
+    """The floor cells the player can reach (boxes aside) from which no box can ever be
+    pushed onto a goal: the squares the solver prunes.
 
-    >>> dead_squares(Level.from_xsb("#####\\n#@$.#\\n#   #\\n#####"))
-    4
+    >>> sorted(dead_squares(Level.from_xsb("#####\\n#@$.#\\n#   #\\n#####")))
+    [(1, 1), (1, 2), (2, 2), (3, 2)]
     """
+    if not isinstance(level, Level):
+        raise ConfigError(f"dead_squares() takes a sokoban Level, not {type(level).__name__}")
     walls, goals, _, player = level.arrays()
-    n = walls.shape[0]
-    inside = np.zeros(n, bool)
-    todo = [player]
-    inside[player] = True
-    while todo:
-        c = todo.pop()
-        for nb in (c - level.width, c - 1, c + 1, c + level.width):
-            if not walls[nb] and not inside[nb]:
-                inside[nb] = True
-                todo.append(nb)
+    inside = _reachable(walls, level.width, player)
     walls[~inside] = 1
+    n = walls.shape[0]
     goal_cells = np.flatnonzero(goals & inside).astype(np.int32)
+    if goal_cells.shape[0] == 0:
+        return frozenset((int(c) % level.width, int(c) // level.width)
+                         for c in np.flatnonzero(inside))
     dist = np.zeros((goal_cells.shape[0], 4 * n), np.int32)
     dead = np.zeros(n, np.uint8)
     _b.push_distances(walls, goal_cells, level.width, dist, dead, np.zeros(12 * n, np.int32),
                       np.zeros(n, np.int64), np.zeros(n * n, np.int8))
-    return int(dead.sum())
+    return frozenset((int(c) % level.width, int(c) // level.width)
+                     for c in np.flatnonzero(dead & inside))
+
+
+def _reachable(walls, width, start):
+    """Boolean mask of the cells connected to ``start`` through non-wall cells."""
+    seen = np.zeros(walls.shape[0], bool)
+    seen[start] = True
+    todo = [start]
+    while todo:
+        c = todo.pop()
+        for d in (-width, -1, 1, width):
+            t = c + d
+            if not seen[t] and not walls[t]:
+                seen[t] = True
+                todo.append(t)
+    return seen
 
 
 def difficulty(level: Level, solver: Solver | None = None,
@@ -111,4 +124,4 @@ def difficulty(level: Level, solver: Solver | None = None,
     if not r.solved:
         raise GenerationError(f"the level is not solved ({r.status}, {r.nodes} states)")
     return Difficulty(r.pushes, r.nodes, r.expanded, box_changes(level, r.solution),
-                      dead_squares(level))
+                      len(dead_squares(level)))

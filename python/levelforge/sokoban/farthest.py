@@ -24,16 +24,21 @@ import numpy as np
 from ..engine import sokoban_board as _b
 from ..engine import sokoban_farthest as _f
 from ..engine.sokoban_state import UNREACHABLE
+from ..cancel import CANCELLED, LIMIT, Cancel, Limit, raise_stopped
 from ..errors import ConfigError, GenerationError, LevelforgeError
 from ..seeding import check_seed
 from ..timing import ms_since, now_ns
 from .difficulty import Difficulty, box_changes, dead_squares
 from .level import Level
+from .result import Attempts, GenerateResult, bounded_int
 from .rooms import ROOM_KINDS, RoomKind, make_room
 from .solver import Solver
 
 DEFAULT_STATES = 1_000_000
 """Default cap on the states one backward search stores."""
+
+
+_WHAT = "farthest-state generation"
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,8 @@ class _Space:
         self.work = (np.zeros(cells, np.uint8), np.zeros(cells, np.int64),
                      np.zeros(cells, np.int32), np.zeros(cells, np.int64),
                      np.zeros(cells, np.int32), np.zeros(nbox, np.int16))
-        self.out = np.zeros(8, np.int64)
+        self.out = np.zeros(_f.HALT + 1, np.int64)
+        self.limit = Limit()  # the running call's time limit and cancel token
         self.celld = np.zeros(cells, np.int32)
         self.order = np.zeros(0, np.int64)  # the beam search's, made on its first use
         self.counts = np.zeros(4096, np.int64)
@@ -85,10 +91,14 @@ class _Space:
             self.celld[:] = _lone_box_distances(walls, goal_cells, width)
             if self.order.shape[0] < self.cap:
                 self.order = np.zeros(self.cap, np.int64)
-        _f.pull_bfs(walls, goal_cells.astype(np.int32), self.nbox, width, self.cap,
-                    int(max_depth), int(beam), self.celld, self.order, self.counts, self.zob,
-                    self.pool, self.nplayer, self.depth, self.table, *self.work, self.out)
+        with self.limit.watch(self.out, _f.HALT):
+            _f.pull_bfs(walls, goal_cells.astype(np.int32), self.nbox, width, self.cap,
+                        int(max_depth), int(beam), self.celld, self.order, self.counts,
+                        self.zob, self.pool, self.nplayer, self.depth, self.table, *self.work,
+                        self.out)
         count, status = int(self.out[0]), int(self.out[1])
+        if status == _f.HALTED:
+            raise_stopped(self.limit, _WHAT)
         return count, status, int(self.depth[count - 1])
 
     def scores(self, count):
@@ -210,12 +220,10 @@ class FarthestGenerator:
                  room: RoomKind = "templates", inner_walls: int = 0, goal_sets: int = 4,
                  rooms: int = 60, patience: int = 3, max_states: int = DEFAULT_STATES,
                  solver_nodes: int = 2_000_000) -> None:
-        from .generator import _int  # the validation helpers the pull generator uses
-
-        self.width = _int("width", width, 5, 64)
-        self.height = _int("height", height, 5, 64)
+        self.width = bounded_int("width", width, 5, 64)
+        self.height = bounded_int("height", height, 5, 64)
         floor = (self.width - 2) * (self.height - 2)
-        self.boxes = _int("boxes", boxes, 1, min(16, floor - 2))
+        self.boxes = bounded_int("boxes", boxes, 1, min(16, floor - 2))
         self.pushes = _range("pushes", pushes, 32766)
         self.effort = _range("effort", effort, 1 << 26)
         if self.pushes is not None and self.pushes[0] < 1:
@@ -223,12 +231,12 @@ class FarthestGenerator:
         if room not in ROOM_KINDS:
             raise ConfigError(f"room must be one of {list(ROOM_KINDS)}, got {room!r}")
         self.room = room
-        self.inner_walls = _int("inner_walls", inner_walls, 0, floor)
-        self.goal_sets = _int("goal_sets", goal_sets, 1, 1000)
-        self.rooms = _int("rooms", rooms, 1, 100_000)
-        self.patience = _int("patience", patience, 1, 100_000)
-        self.max_states = _int("max_states", max_states, 16, 1 << 26)
-        self.solver_nodes = _int("solver_nodes", solver_nodes, 1, 1 << 26)
+        self.inner_walls = bounded_int("inner_walls", inner_walls, 0, floor)
+        self.goal_sets = bounded_int("goal_sets", goal_sets, 1, 1000)
+        self.rooms = bounded_int("rooms", rooms, 1, 100_000)
+        self.patience = bounded_int("patience", patience, 1, 100_000)
+        self.max_states = bounded_int("max_states", max_states, 16, 1 << 26)
+        self.solver_nodes = bounded_int("solver_nodes", solver_nodes, 1, 1 << 26)
         self._space = None
         self._solver = None
 
@@ -263,17 +271,31 @@ class FarthestGenerator:
             self._solver = Solver(max_nodes=self.solver_nodes)
         return self._space, self._solver
 
-    def generate(self, seed: int) -> Any:
+    def generate(self, seed: int, time_limit: float | None = None,
+                 cancel: Cancel | None = None) -> Any:
         """One level from ``seed`` (same seed, same level, in any process), as a
         :class:`~levelforge.sokoban.GenerateResult` with its ``difficulty`` and
-        ``search`` filled in."""
-        from .generator import Attempts, GenerateResult
+        ``search`` filled in.
 
+        ``time_limit`` (seconds, default None: no limit) and ``cancel`` (a
+        :class:`~levelforge.Cancel`) stop the call: the pull search looks at them before
+        each state it expands and the solver before each push it tries, so the call
+        raises :class:`~levelforge.GenerationError` naming the limit (or
+        :class:`~levelforge.Cancelled`) within milliseconds of it. A level made within
+        the limit is the level made without it."""
         seed = check_seed(seed)
         if not _LOADED:
             _load_kernels()
         start = now_ns()
+        limit = Limit(time_limit, cancel, start)
         space, solver = self._arrays()
+        space.limit = limit
+        try:
+            return self._generate(seed, start, space, solver)
+        finally:
+            space.limit = Limit()
+
+    def _generate(self, seed, start, space, solver):
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0xFA57,)))
         if self.pushes is not None:
             lo, hi = self.pushes
@@ -287,6 +309,8 @@ class FarthestGenerator:
         proved = None  # (gap, level, difficulty, solution, placement): the closest proved
         in_range_rooms = 0
         for _ in range(self.rooms):
+            if space.limit.reason() is not None:
+                raise_stopped(space.limit, _WHAT)
             found = self._room(rng, space, aim, stats)
             if found is None:
                 continue
@@ -410,7 +434,7 @@ class FarthestGenerator:
         best = None
         for j in picks:
             level = self._node_level(rng, space, walls, goal_mask, int(j))
-            r = solver.solve(level)
+            r = _solve(solver, level, space.limit)
             stats["calls"] += 1
             stats["nodes"] += r.nodes
             if not r.solved:
@@ -430,7 +454,7 @@ class FarthestGenerator:
             return None
         _, level, r = best
         diff = Difficulty(r.pushes, r.nodes, r.expanded, box_changes(level, r.solution),
-                          dead_squares(level))
+                          len(dead_squares(level)))
         return level, diff, r.solution
 
     def _pick(self, rng, space, solver, walls, goals, depth, lo, hi, stats):
@@ -448,7 +472,7 @@ class FarthestGenerator:
         closest = None
         for _ in range(12 if self.effort is not None else 4):
             level = self._level(rng, space, walls, goals, d, depths)
-            r = solver.solve(level)
+            r = _solve(solver, level, space.limit)
             stats["calls"] += 1
             stats["nodes"] += r.nodes
             if not r.solved:  # the cap: unknown; another state, shallower for effort
@@ -479,7 +503,7 @@ class FarthestGenerator:
             return None
         _, level, r = closest
         diff = Difficulty(r.pushes, r.nodes, r.expanded, box_changes(level, r.solution),
-                          dead_squares(level))
+                          len(dead_squares(level)))
         return level, diff, r.solution
 
     def _level(self, rng, space, walls, goals, d, depths):
@@ -524,6 +548,16 @@ def _region(walls, boxes, start, width):
 
 
 _LOADED = False
+
+
+def _solve(solver, level, limit):
+    """``solver.solve(level)`` within what is left of ``limit``; a solve that ``limit``
+    stopped raises as the generator does (a node cap is a plain ``limit`` result)."""
+    left = None if limit.deadline is None else max(1e-3, (limit.deadline - now_ns()) / 1e9)
+    r = solver.solve(level, time_limit=left, cancel=limit.cancel)
+    if r.status in (LIMIT, CANCELLED) and limit.reason() is not None:
+        raise_stopped(limit, _WHAT)
+    return r
 
 
 def _load_kernels():

@@ -3,12 +3,18 @@ its work arrays, grown with the solver's node arrays, and the loop that runs it.
 """
 import numpy as np
 
+from ..engine import sokoban_corral as _c
 from ..engine import sokoban_state as _s
 from ..engine import sokoban_fess as _f
-from ..timing import now_ns
 from .packing import goal_depth
 
-_BUDGET = 256  # expansions between two looks at the clock
+_BUDGET = 256  # expansions of one kernel call (time limits stop a call within it)
+CORRAL_NODES = 64
+"""Node cap of each corral-deadlock search (:mod:`levelforge.engine.sokoban_corral`)."""
+CORRAL_BOXES = 8
+"""Most boxes of a corral searched for a deadlock."""
+CORRAL_CACHE = 1 << 14
+"""Entries of the cache of corral verdicts."""
 
 
 class FessWorkspace:
@@ -24,6 +30,14 @@ class FessWorkspace:
         self.ckey = np.full(_f.CELL_SLOTS, -1, np.int64)
         self.cidx = np.zeros(_f.CELL_SLOTS, np.int32)
         self.croot = np.zeros(_f.CELL_SLOTS // 2 + 1, np.int32)
+        self.cpool = np.zeros(CORRAL_NODES * CORRAL_BOXES, np.int16)
+        self.cplayer = np.zeros(CORRAL_NODES, np.int32)
+        self.ctable = np.zeros(4 * CORRAL_NODES, np.int64)
+        self.cctr = np.zeros(_c.N_CCOUNTERS, np.int64)
+        self.dkey = np.zeros(CORRAL_CACHE, np.int64)
+        self.dnorm = np.full(CORRAL_CACHE, -1, np.int32)
+        self.dbox = np.zeros(CORRAL_CACHE * CORRAL_BOXES, np.int16)
+        self.dres = np.zeros(CORRAL_CACHE, np.int16)
 
     def sync(self):
         """Match the node arrays of ``ws`` (keeping the running search's nodes) and
@@ -37,6 +51,12 @@ class FessWorkspace:
             self.mqueue = np.zeros(4 * ws.cells, np.int32)
             self.path = np.zeros(4 * ws.cells, np.int32)
             self.bqueue = np.zeros(4 * ws.cells, np.int64)
+            self.cblk = np.zeros(ws.cells, np.uint8)
+            self.cocc = np.zeros(ws.cells, np.uint8)
+            self.cstamp = np.zeros(ws.cells, np.int64)
+            self.cstamp2 = np.zeros(ws.cells, np.int64)
+            self.cqueue = np.zeros(ws.cells, np.int32)
+            self.cctr[_c.CC_FILL] = self.cctr[_c.CC_FILL2] = 0
         if ws.boxes + 1 > getattr(self, "mw", np.zeros(0)).shape[0] // 8:
             self.mw = np.zeros(8 * (ws.boxes + 1), np.int64)
         if ws.nodes != self.nodes:
@@ -52,6 +72,15 @@ class FessWorkspace:
                 arrays.append(new)
             self.nw, self.pkey, self.pchild, self.psib = arrays
             self.nodes = ws.nodes
+
+    def corral_arrays(self, walls):
+        """The corral-deadlock search's work arrays for a new board (``cblk`` set to
+        ``walls``, the cache emptied)."""
+        self.cblk[:walls.shape[0]] = walls
+        self.dnorm[:] = -1
+        return (self.cblk, self.cocc, self.cstamp, self.cstamp2, self.cqueue, self.cpool,
+                self.cplayer, self.ctable, self.cctr, self.dkey, self.dnorm, self.dbox,
+                self.dres)
 
     def arrays(self):
         """The kernels' arguments after the shared workspace's, in their order."""
@@ -70,25 +99,30 @@ def packing_order(board, ws, fws):
     return order
 
 
-def fess_search(ws, fws, board, box_cells, player, cap, deadline):
+def fess_search(ws, fws, board, box_cells, player, cap, limit):
     """Run the feature-space search: ``(status, nodes, expanded)`` with the kernels'
-    status codes (LIMIT also when ``deadline`` passed); the solved state is the
-    workspace's goal node."""
+    status codes (HALTED when ``limit``, a :class:`levelforge.cancel.Limit`, stopped it);
+    the solved state is the workspace's goal node."""
     walls = board[0]
     fws.sync()
-    order = packing_order(board, ws, fws)
     floor = np.flatnonzero(walls == 0).astype(np.int32)
     a = ws.search_arrays()
-    status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
-                           ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor)
-    while status == _s.RUNNING or status == _s.GROW:
-        if status == _s.GROW:
-            ws.grow(cap, 4 * box_cells.shape[0] + 2 + 4 * walls.shape[0])
-            fws.sync()
-        a = ws.search_arrays()
-        status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
-                             *fws.arrays(), order, floor, fws.mseen, fws.mnext, fws.mqueue,
-                             fws.path, fws.mw)
-        if status == _s.RUNNING and deadline is not None and now_ns() >= deadline:
-            status = _s.LIMIT
+    corral = fws.corral_arrays(walls)
+    with limit.watch(ws.ctr, _s.C_HALT):  # the kernels stop before an expansion
+        order = packing_order(board, ws, fws)
+        if limit.reason() is not None:  # the order is unfinished
+            return _s.HALTED, 0, 0
+        status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
+                               ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor)
+        while status == _s.RUNNING or status == _s.GROW:
+            if limit.reason() is not None:
+                status = _s.HALTED
+                break
+            if status == _s.GROW:
+                ws.grow(cap, 4 * box_cells.shape[0] + 2 + 4 * walls.shape[0])
+                fws.sync()
+            a = ws.search_arrays()
+            status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
+                                 *fws.arrays(), order, floor, fws.mseen, fws.mnext,
+                                 fws.mqueue, fws.path, fws.mw, *corral)
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])

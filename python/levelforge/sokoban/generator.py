@@ -8,97 +8,22 @@ push-optimal length while pulling, stop inside the target range.
 """
 from __future__ import annotations
 
+import math
 import statistics
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, Sequence
 
 import numpy as np
 
 from ..engine import sokoban_state as _s
 from ..engine import sokoban_generator as _g
+from ..cancel import Cancel, Limit, raise_stopped
 from ..errors import ConfigError, GenerationError
 from ..seeding import check_seed, kernel_seed
 from ..timing import ms_since, now_ns
 from .level import MAX_SIDE, Level
+from .result import Attempts, GenerateResult, bounded_int
 from .solver import MAX_BOXES, MAX_NODES, Workspace
-
-
-@dataclass(frozen=True)
-class Attempts:
-    """What one generation cost: boards built, pulls made, solver calls (and how many hit
-    the node cap), stored solver states, the inner walls of the emitted board (fewer
-    than asked when no board with that many gave a candidate), and
-    whether the closest candidate was taken instead of an in-target level.
-
-    >>> a = generate(2).attempts
-    >>> a.boards >= 1 and a.solver_calls >= 1 and not a.fallback
-    True
-    """
-
-    boards: int
-    pulls: int
-    solver_calls: int
-    solver_capped: int
-    solver_nodes: int
-    inner_walls: int
-    fallback: bool
-
-    def to_dict(self) -> dict[str, int | bool]:
-        """The statistics as a JSON-ready dict."""
-        return dict(self.__dict__)
-
-
-@dataclass(frozen=True)
-class GenerateResult:
-    """A generated level with its proof: the push-optimal ``solution`` (LURD) that replays
-    to solved with exactly ``pushes`` pushes.
-
-    ``in_target`` is False when no board reached the target range and the closest
-    solvable candidate was returned instead. Levels of ``method="farthest"`` also carry
-    their :class:`~levelforge.sokoban.difficulty.Difficulty` and the
-    :class:`~levelforge.sokoban.farthest.PullSearch` that found them (None otherwise).
-
-    >>> r = generate(3)
-    >>> r.seed, r.level.is_solved, len([c for c in r.solution if c.isupper()]) == r.pushes
-    (3, False, True)
-    """
-
-    level: Level
-    pushes: int
-    solution: str
-    in_target: bool
-    seed: int
-    elapsed_ms: float
-    attempts: Attempts
-    config: dict[str, Any] = field(default_factory=dict)
-    difficulty: Any = None  # a difficulty.Difficulty (not imported: the default path skips it)
-    search: Any = None  # a farthest.PullSearch
-
-    @property
-    def moves(self) -> int:
-        """Length of the solution in moves (walks plus pushes)."""
-        return len(self.solution)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready metadata: the level as XSB, seed, configuration, pushes, moves,
-        solution, in_target, elapsed_ms and attempt statistics."""
-        d = {"seed": self.seed, "config": dict(self.config), "level": self.level.to_xsb(),
-             "pushes": self.pushes, "moves": self.moves, "solution": self.solution,
-             "in_target": self.in_target, "elapsed_ms": self.elapsed_ms,
-             "attempts": self.attempts.to_dict()}
-        if self.difficulty is not None:
-            d["difficulty"] = self.difficulty.to_dict()
-        if self.search is not None:
-            d["search"] = self.search.to_dict()
-        return d
-
-
-def _int(name, value, lo, hi):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not lo <= value <= hi:
-        raise ConfigError(f"{name} must be an integer in [{lo}, {hi}], got {value!r}")
-    return int(value)
 
 
 def _push_range(pushes):
@@ -111,8 +36,8 @@ def _push_range(pushes):
         lo, hi = pushes
     except (TypeError, ValueError):
         raise ConfigError(f"pushes must be a pair (lo, hi), got {pushes!r}") from None
-    lo = _int("pushes lo", lo, 1, _s.MAX_G - 1)
-    hi = _int("pushes hi", hi, 1, _s.MAX_G - 1)
+    lo = bounded_int("pushes lo", lo, 1, _s.MAX_G - 1)
+    hi = bounded_int("pushes hi", hi, 1, _s.MAX_G - 1)
     if lo > hi:
         raise ConfigError(f"pushes: lo must not exceed hi, got {lo}-{hi}")
     return lo, hi
@@ -192,6 +117,8 @@ class Generator:
                 f.pushes
             self.inner_walls, self.effort, self.room, self.rules = f.inner_walls, f.effort, \
                 f.room, None
+            if self.pushes is not None:
+                _check_reachable(self)
             return
         if method != "pulls" or effort is not None or room is not None:
             raise ConfigError(f"method must be 'pulls' or 'farthest', got {method!r}"
@@ -205,23 +132,24 @@ class Generator:
         node_cap = preset["node_cap"] if node_cap is None else node_cap
         spread = preset["spread"] if spread is None else spread
         self.rules = rules
-        self.width = _int("width", width, 3, MAX_SIDE)
-        self.height = _int("height", height, 3, MAX_SIDE)
+        self.width = bounded_int("width", width, 3, MAX_SIDE)
+        self.height = bounded_int("height", height, 3, MAX_SIDE)
         floor = (self.width - 2) * (self.height - 2)
-        self.boxes = _int("boxes", boxes, 1, min(MAX_BOXES, max(1, floor - 1)))
-        self.inner_walls = _int("inner_walls", inner_walls, 0, max(0, floor - self.boxes - 1))
+        self.boxes = bounded_int("boxes", boxes, 1, min(MAX_BOXES, max(1, floor - 1)))
+        self.inner_walls = bounded_int("inner_walls", inner_walls, 0, max(0, floor - self.boxes - 1))
         self.pushes = _push_range(pushes)
-        self.rebuilds = _int("rebuilds", rebuilds, 1, 1_000_000)
+        self.rebuilds = bounded_int("rebuilds", rebuilds, 1, 1_000_000)
         default_pulls = max(3 * self.pushes[1], self.pushes[1] + 10)
-        self.max_pulls = _int("max_pulls", default_pulls if max_pulls is None else max_pulls,
+        self.max_pulls = bounded_int("max_pulls", default_pulls if max_pulls is None else max_pulls,
                               1, 100_000)
-        self.skip = _int("skip", self.pushes[0] if skip is None else skip, 0, 1_000_000)
-        self.every = _int("every", every, 1, 1_000_000)
-        self.node_cap = _int("node_cap", node_cap, 1, MAX_NODES)
+        self.skip = bounded_int("skip", self.pushes[0] if skip is None else skip, 0, 1_000_000)
+        self.every = bounded_int("every", every, 1, 1_000_000)
+        self.node_cap = bounded_int("node_cap", node_cap, 1, MAX_NODES)
         if not isinstance(spread, (bool, np.bool_)):
             raise ConfigError(f"spread must be True or False, got {spread!r}")
         self.spread = bool(spread)
         self._ws = None
+        _check_reachable(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict (``Generator(**d)`` rebuilds it); a
@@ -271,26 +199,49 @@ class Generator:
         self.generate(0)
         return self
 
-    def generate(self, seed: int) -> GenerateResult:
-        """One level from ``seed`` (same seed, same level, in any process)."""
+    def generate(self, seed: int, time_limit: float | None = None,
+                 cancel: Cancel | None = None) -> GenerateResult:
+        """One level from ``seed`` (same seed, same level, in any process).
+
+        ``time_limit`` (seconds, default None: no limit) bounds the call: reaching it
+        raises :class:`~levelforge.GenerationError` naming the limit; setting ``cancel``
+        (a :class:`~levelforge.Cancel`, from another thread or process) raises
+        :class:`~levelforge.Cancelled`. The kernel looks at both on every pull, in a
+        board's push distances and in the solver before each push it tries, so the call
+        ends within milliseconds of the limit. A level made within the limit is the
+        level made without it.
+
+        >>> from levelforge import GenerationError
+        >>> try:
+        ...     Generator(width=30, height=30, boxes=20, pushes=(200, 300)).generate(
+        ...         1, time_limit=0.05)
+        ... except GenerationError as e:
+        ...     print(str(e).split(": ")[-1])
+        stopped at the time limit of 0.05 s
+        """
         if self._farthest is not None:
-            return self._farthest.generate(seed)
+            return self._farthest.generate(seed, time_limit=time_limit, cancel=cancel)
         seed = check_seed(seed)
         if not _KERNELS_LOADED:  # once per process, outside the timing
-            _load_kernels(self)
+            _load_kernels()
         start = now_ns()
+        limit = Limit(time_limit, cancel, start)
         ws = self._workspace()
         ws.rng[0] = kernel_seed(seed)
         lo, hi = self.pushes
         aim = lo + int(kernel_seed(seed, 1) % np.uint64(hi - lo + 1)) if self.spread else lo
         walls, goals, dead, dist, goal_cells, cells, cand = ws.gen
         best_walls, best_goals, best_boxes, stats, out = ws.best
-        status = _g.generate_level(
-            self.width, self.height, self.boxes, self.inner_walls, lo, hi, aim, self.skip,
-            self.rebuilds, self.max_pulls, self.every, self.node_cap, ws.rng, ws.zob,
-            walls, goals, dead, dist, goal_cells, cells, cand, ws.sides, ws.lab,
-            *ws.search_arrays(),
-            ws.prev, ws.chain, best_walls, best_goals, best_boxes, stats, out)
+        with limit.watch(ws.ctr, _s.C_HALT):
+            status = _g.generate_level(
+                self.width, self.height, self.boxes, self.inner_walls, lo, hi, aim, self.skip,
+                self.rebuilds, self.max_pulls, self.every, self.node_cap, ws.rng, ws.zob,
+                walls, goals, dead, dist, goal_cells, cells, cand, ws.sides, ws.lab,
+                *ws.search_arrays(),
+                ws.prev, ws.chain, best_walls, best_goals, best_boxes, stats, out)
+        if status == 3:
+            raise_stopped(limit, f"no {self.width}x{self.height} level with {self.boxes} "
+                                 f"box{'es' if self.boxes != 1 else ''} (seed {seed})")
         if status == 0:
             raise GenerationError(
                 f"no solvable {self.width}x{self.height} board with {self.boxes} "
@@ -327,15 +278,31 @@ class Generator:
                                                       for r in records)}
 
 
+def _check_reachable(gen):
+    """Refuse a push range no board of the generator's size can reach
+    (:class:`ConfigError`): a push-optimal solution never repeats a state, and after
+    each push the player stands next to a box, so on ``F`` floor cells with ``B`` boxes
+    no optimum exceeds ``C(F, B) * min(F - B, 4 B)`` pushes. (A reachable range the
+    settings miss, such as ``lo`` above ``max_pulls``, gives the closest candidate.)"""
+    lo = gen.pushes[0]
+    floor = (gen.width - 2) * (gen.height - 2)
+    most = math.comb(floor, gen.boxes) * min(floor - gen.boxes, 4 * gen.boxes)
+    if lo > most:
+        raise ConfigError(f"pushes {lo}-{gen.pushes[1]}: no {gen.width}x{gen.height} board "
+                          f"with {gen.boxes} box{'es' if gen.boxes != 1 else ''} needs more "
+                          f"than {most} pushes (it has no more distinct positions)")
+
+
 _KERNELS_LOADED = False
 
 
-def _load_kernels(gen):
+def _load_kernels():
     """Compile (cold cache) or load the generator kernels once per process, so that no
-    level's ``elapsed_ms`` pays for it."""
+    level's ``elapsed_ms`` (or time limit) pays for it: on a tiny board, since the
+    caller's configuration may take long without a limit."""
     global _KERNELS_LOADED
     _KERNELS_LOADED = True
-    gen.generate(0)
+    Generator(width=5, height=5, boxes=1, pushes=(1, 2)).generate(0)
 
 
 # the few most recent configurations and their work arrays
@@ -349,10 +316,14 @@ def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
              node_cap: int = 50_000, skip: int | None = None,
              spread: bool = True, method: Literal["pulls", "farthest"] = "pulls",
              effort: tuple[int, int] | list[int] | str | None = None,
-             room: Literal["templates", "carved", "open"] | None = None) -> GenerateResult:
+             room: Literal["templates", "carved", "open"] | None = None,
+             time_limit: float | None = None, cancel: Cancel | None = None) -> GenerateResult:
     """One level from ``seed`` (default 0, like every levelforge seed) with a cached
     :class:`Generator` of this configuration (see it for the options; the last few
-    configurations keep their work arrays between calls).
+    configurations keep their work arrays between calls). ``time_limit`` (seconds,
+    default None: no limit) and ``cancel`` stop the call as in
+    :meth:`Generator.generate`; a push range no board of this size can reach is
+    refused at once (:class:`~levelforge.ConfigError`).
 
     >>> r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8))
     >>> r.level.to_xsb() == generate(5, width=7, height=7, boxes=2, pushes=(4, 8)).level.to_xsb()
@@ -368,7 +339,7 @@ def generate(seed: int = 0, *, width: int = 7, height: int = 7, boxes: int = 2,
     _GENERATORS.move_to_end(key)
     while len(_GENERATORS) > _GENERATORS_KEPT:
         _GENERATORS.popitem(last=False)
-    return gen.generate(seed)
+    return gen.generate(seed, time_limit=time_limit, cancel=cancel)
 
 
 CAMPAIGN_STAGES = (
@@ -416,7 +387,7 @@ def campaign(index: int, ramp: Literal["pushes", "effort"] = "pushes") -> dict[s
     >>> campaign(12, ramp="effort")["effort"]
     (10, 20)
     """
-    index = _int("index", index, 0, 2**63 - 1)
+    index = bounded_int("index", index, 0, 2**63 - 1)
     if ramp == "effort":
         w, h, b, effort = EFFORT_CAMPAIGN_STAGES[min(index // LEVELS_PER_STAGE,
                                                      len(EFFORT_CAMPAIGN_STAGES) - 1)]

@@ -15,7 +15,7 @@ work, soon given up where a stage jams.
 
 When a stage fails, the feature-space search takes the level from the start for the
 time left (or ``max_nodes`` states). Only if it stops at its node cap (not at the time
-limit) does weighted A* on ``g + ANY_WEIGHT * (h + a penalty per goal not packed in
+limit or a cancel) does weighted A* on ``g + ANY_WEIGHT * (h + a penalty per goal not packed in
 plan order)`` get half the time left, then the push-optimal A* the rest (a solution it
 finds is marked optimal).
 
@@ -97,12 +97,14 @@ def _play(solution, boxes, player, width):
     return player
 
 
-def solve_any(search, fess, ctr, board, box_cells, player, cap, deadline, symtab,
+def solve_any(search, fess, ctr, board, box_cells, player, cap, limit, symtab,
               stages=True):
-    """Packing stages, then the whole-level searches (see the module docstring).
-    ``search(board, boxes, player, cap, weight, plan, symtab, deadline)`` runs one
-    search on the workspace whose counters are ``ctr`` (:meth:`Solver._search`),
-    ``fess(board, boxes, player, cap, deadline)`` the feature-space search
+    """Packing stages, then the whole-level searches (see the module docstring), each
+    stopped by ``limit`` (a :class:`levelforge.cancel.Limit`; then the status is
+    ``limit`` or ``cancelled``). ``search(board, boxes, player, cap, weight, plan, symtab,
+    limit)`` runs one search on the workspace whose counters are ``ctr``
+    (:meth:`Solver._search`), ``fess(board, boxes, player, cap, limit)`` the
+    feature-space search
     (:meth:`Solver._fess`); returns ``(status, solution, nodes, expanded, optimal)``,
     ``optimal`` True when the last resort, A*, found the solution. ``unsolvable`` only
     comes from a whole-level search, which drops no state a solution needs; a failed
@@ -118,11 +120,11 @@ def solve_any(search, fess, ctr, board, box_cells, player, cap, deadline, symtab
         ctr[_s.C_STAGE] = stage  # a stage packed already ends at its start
         cells = np.array(sorted(boxes), np.int32)
         budget = min(cap, STAGE_NODES) - nodes
-        if budget <= 0:
+        if budget <= 0 or limit.reason() is not None:  # a stage can be one long expansion
             status = "limit"
             break
         status, solution, n, e = search(board, cells, at, budget, STAGE_WEIGHT, plan, None,
-                                        deadline)
+                                        limit)
         nodes += n
         expanded += e
         if status != "solved":
@@ -132,21 +134,23 @@ def solve_any(search, fess, ctr, board, box_cells, player, cap, deadline, symtab
     ctr[_s.C_STAGE] = 0
     if stages and status == "solved":  # every stage: every goal holds a box
         return "solved", "".join(moves), nodes, expanded, False
-    if deadline is None or now_ns() < deadline:
-        status, solution, n, e = fess(board, box_cells, player, cap, deadline)
+    if limit.reason() is None:
+        status, solution, n, e = fess(board, box_cells, player, cap, limit)
         nodes += n
         expanded += e
-        if status != "limit" or (deadline is not None and now_ns() >= deadline):
+        if status != "limit" or limit.reason() is not None:
             return status, solution, nodes, expanded, False
     for weight in (ANY_WEIGHT, 1):
         now = now_ns()
-        if deadline is not None and now >= deadline:
-            return "limit", None, nodes, expanded, False
+        if limit.reason() is not None:
+            return limit.reason(), None, nodes, expanded, False
         # weighted A* gets half the time left, A* (with symmetries) the rest
-        until = deadline if deadline is None or weight == 1 else now + (deadline - now) // 2
+        deadline = limit.deadline
+        sub = limit if deadline is None or weight == 1 \
+            else limit.until(now + (deadline - now) // 2)
         status, solution, n, e = search(board, box_cells, player, cap, weight,
                                         None if weight == 1 else plan,
-                                        symtab if weight == 1 else None, until)
+                                        symtab if weight == 1 else None, sub)
         nodes += n
         expanded += e
         if status != "limit":

@@ -20,6 +20,7 @@ from ..engine import sokoban as _k
 from ..engine import sokoban_board as _b
 from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
+from ..cancel import CANCELLED, Cancel, Limit  # noqa: F401 (a status name)
 from ..errors import ConfigError
 from ..timing import ms_since, now_ns
 from .level import Level
@@ -40,7 +41,7 @@ DEFAULT_MAX_NODES = 1_000_000
 """Default cap on stored search states; reaching it returns status ``limit``."""
 MAX_NODES = 1 << 26
 """Largest accepted ``max_nodes``."""
-_BUDGET = 512  # expansions between two looks at the clock
+_BUDGET = 512  # expansions of one kernel call (time limits stop a call within it)
 _FIRST_NODES = 1 << 14  # node capacity a fresh workspace starts with; it doubles on demand
 
 
@@ -48,8 +49,9 @@ _FIRST_NODES = 1 << 14  # node capacity a fresh workspace starts with; it double
 class SolveResult:
     """The outcome of :func:`solve`.
 
-    ``status`` is ``"solved"``, ``"unsolvable"`` (proved: the whole space was searched)
-    or ``"limit"`` (``max_nodes`` or ``time_limit`` was reached: unknown). ``pushes``,
+    ``status`` is ``"solved"``, ``"unsolvable"`` (proved: the whole space was searched),
+    ``"limit"`` (``max_nodes`` or ``time_limit`` was reached: unknown) or
+    ``"cancelled"`` (the ``cancel`` token was set: unknown). ``pushes``,
     ``moves`` and ``solution`` (LURD: lower-case walks, upper-case pushes) are ``None``
     unless solved. ``optimal`` is True when ``pushes`` is proved push-optimal (always
     for the default search; for ``solve(level, optimal=False)`` only when its last
@@ -260,6 +262,7 @@ class Solver:
         self._fess_ws = None  # the feature-space search's arrays, made on its first use
         self._stages = True  # optimal=False starts with the packing stages
         self._pair_board = None  # pairs.pair_database's arguments in push-optimal solves
+        self._target = None  # a solution window's target player cell (levelforge.sokoban.optimize)
 
     def warm_up(self) -> Solver:
         """Compile (or load from the cache) the kernels by solving a tiny level."""
@@ -267,20 +270,19 @@ class Solver:
         return self
 
     def solve(self, level: Level, max_nodes: int | None = None,
-              time_limit: float | None = None, optimal: bool = True) -> SolveResult:
+              time_limit: float | None = None, optimal: bool = True,
+              cancel: Cancel | None = None, optimize: bool = False) -> SolveResult:
         """Solve ``level``; see :func:`solve`."""
         _load_kernels()  # once per process, outside the timing and the time limit
         start = now_ns()
         if not isinstance(level, Level):
             raise ConfigError(f"solve() takes a sokoban Level, not {type(level).__name__}")
         cap = self.max_nodes if max_nodes is None else _check_nodes(max_nodes)
-        if time_limit is not None:
-            if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
-                    or not time_limit > 0:
-                raise ConfigError(f"time_limit must be a positive number of seconds or None, "
-                                  f"got {time_limit!r}")
+        limit = Limit(time_limit, cancel, start)
         if not isinstance(optimal, (bool, np.bool_)):
             raise ConfigError(f"optimal must be True or False, got {optimal!r}")
+        if not isinstance(optimize, (bool, np.bool_)):
+            raise ConfigError(f"optimize must be True or False, got {optimize!r}")
         if len(level.boxes) > MAX_BOXES:
             raise ConfigError(f"the solver handles at most {MAX_BOXES} boxes; "
                               f"the level has {len(level.boxes)}")
@@ -306,66 +308,95 @@ class Solver:
         n = walls.shape[0]
         dist = ws.distbuf[:4 * nbox * n].reshape(nbox, 4 * n)  # C-contiguous, no copy
         dead = ws.dead[:n]
-        _b.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab, ws.compof)
+        with limit.watch(ws.ctr, _s.C_HALT):  # 0.1 s on a 64x64 board: stopped too
+            _b.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab,
+                              ws.compof, ws.ctr)
+        if limit.reason() is not None:
+            return SolveResult(limit.reason(), None, None, None, 0, 0, ms_since(start),
+                               optimal)
         board = (walls, goals, dead, dist, ws.zob, width)
-        symtab = board_symmetries(walls, goals, width, level.height)
+        symtab = None if self._target is not None else board_symmetries(walls, goals, width,
+                                                                         level.height)
         if symtab is not None and not _SYMMETRIC_LOADED:  # outside the timing too
             t = now_ns()
             _load_symmetric_kernels()
-            start += now_ns() - t
+            t = now_ns() - t
+            start += t
+            limit.shift(t)
         if not optimal and not _ANY_LOADED:  # the same for the any-solution searches
             t = now_ns()
             _load_any_kernels()
-            start += now_ns() - t
-        deadline = None if time_limit is None else start + int(time_limit * 1e9)
+            t = now_ns() - t
+            start += t
+            limit.shift(t)
         ws.ctr[_s.C_STAGE] = 0
         self._pair_board = (walls, dead, goal_cells, width, nbox) if optimal else None
+        ws.ctr[_s.C_TARGET] = 0 if self._target is None else self._target + 1
         if optimal:
-            found = self._search(board, box_cells, player, cap, 1, None, symtab, deadline)
+            found = self._search(board, box_cells, player, cap, 1, None, symtab, limit)
             found += (True,)
         else:
             found = solve_any(self._search, self._fess, ws.ctr, board, box_cells, player,
-                              cap, deadline, symtab, self._stages)
+                              cap, limit, symtab, self._stages)
         status, solution, nodes, expanded, proved = found
         if status != SOLVED:
             return SolveResult(status, None, None, None, nodes, expanded, ms_since(start),
                                optimal)
         pushes = sum(ch.isupper() for ch in solution)
         # A* proves the push count; so does a solved start
-        return SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
-                           ms_since(start), proved or pushes == 0)
+        result = SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
+                             ms_since(start), proved or pushes == 0)
+        if optimize and not result.optimal:
+            result = self._optimize(level, result, limit, start)
+        return result
 
-    def _search(self, board, box_cells, player, cap, weight, plan, symtab, deadline):
+    def _optimize(self, level, found, limit, start):
+        """Shorten the solution of ``found`` until ``limit`` (a :class:`Limit`) stops it
+        (without a deadline: until no window of it improves); the result counts the
+        solve's and the optimiser's nodes."""
+        from .optimizer import optimize  # it solves windows with a Solver: imported late
+        left = None if limit.deadline is None else (limit.deadline - now_ns()) / 1e9
+        if (left is not None and left <= 0) or limit.reason() is not None:
+            return found
+        better = optimize(level, found.solution, time_limit=left, cancel=limit.cancel)
+        return SolveResult(SOLVED, better.pushes, better.moves, better.solution,
+                           found.nodes + better.nodes, found.expanded + better.expanded,
+                           ms_since(start), better.optimal)
+
+    def _search(self, board, box_cells, player, cap, weight, plan, symtab, limit):
         """One search from ``box_cells`` and ``player`` on a prepared ``board``: its
-        status (``limit`` also when ``deadline`` passed), its LURD solution or None, and
-        the stored and expanded node counts."""
+        status (``limit`` or ``cancelled`` also when ``limit``, a :class:`Limit`, says
+        so), its LURD solution or None, and the stored and expanded node counts."""
         ws = self.workspace
         walls, width = board[0], board[5]
         pdb = _pairs.pairs_due(_pairs.NONE, 0, self._pair_board)  # AFTER = 0: at once
-        status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight, *board,
-                                 *ws.search_arrays(), plan, symtab, pdb)
-        while status == _s.RUNNING or status == _s.GROW:
-            if status == _s.GROW:
-                ws.grow(cap)
-            pdb = _pairs.pairs_due(pdb, int(ws.ctr[_s.C_EXPANDED]), self._pair_board)
-            status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab, pdb)
-            if status == _s.RUNNING and deadline is not None and now_ns() >= deadline:
-                status = _s.LIMIT
+        with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
+            status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight,
+                                     *board, *ws.search_arrays(), plan, symtab, pdb)
+            while status == _s.RUNNING or status == _s.GROW:
+                if limit.reason() is not None:
+                    status = _s.HALTED
+                    break
+                if status == _s.GROW:
+                    ws.grow(cap)
+                pdb = _pairs.pairs_due(pdb, int(ws.ctr[_s.C_EXPANDED]), self._pair_board)
+                status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab,
+                                       pdb)
         nodes = int(ws.ctr[_s.C_NODES])
         expanded = int(ws.ctr[_s.C_EXPANDED])
         if status != _s.SOLVED:
-            return _STATUS[status], None, nodes, expanded
+            return _status(status, limit), None, nodes, expanded
         return SOLVED, self._solution(walls, width, symtab), nodes, expanded
 
-    def _fess(self, board, box_cells, player, cap, deadline):
+    def _fess(self, board, box_cells, player, cap, limit):
         """The feature-space search from ``box_cells`` and ``player`` on a prepared
         ``board``: its status, LURD solution or None, and node counts (as :meth:`_search`)."""
         if self._fess_ws is None:
             self._fess_ws = FessWorkspace(self.workspace)
         status, nodes, expanded = fess_search(self.workspace, self._fess_ws, board, box_cells,
-                                              player, cap, deadline)
+                                              player, cap, limit)
         if status != _s.SOLVED:
-            return _STATUS[status], None, nodes, expanded
+            return _status(status, limit), None, nodes, expanded
         return SOLVED, self._solution(board[0], board[5]), nodes, expanded
 
     def _solution(self, walls, width, symtab=None):
@@ -378,6 +409,13 @@ class Solver:
         length = _k.reconstruct(walls, width, ws.pool, ws.nparent, ws.nmove, ws.ctr,
                                 ws.occ, ws.stamp2, ws.queue2, ws.prev, ws.chain, out, symtab)
         return out[:length].tobytes().decode("ascii")
+
+
+def _status(code, limit):
+    """The status name of a kernel status; a halted search says why it stopped."""
+    if code == _s.HALTED:
+        return limit.reason() or LIMIT
+    return _STATUS[code]
 
 
 def _check_nodes(max_nodes):
@@ -428,7 +466,8 @@ def _load_symmetric_kernels():
 
 
 def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | None = None,
-          optimal: bool = True) -> SolveResult:
+          optimal: bool = True, cancel: Cancel | None = None,
+          optimize: bool = False) -> SolveResult:
     """Solve ``level``: push-optimally with A* over pushes (the default), or with
     ``optimal=False`` by a faster best-first search for any solution.
 
@@ -438,8 +477,17 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     only its boxes are pushed, and on a symmetric board (mirrors, rotations) states are
     stored as one canonical image per symmetry class (all of this keeps push-optimality,
     so an exhausted search proves ``unsolvable``). ``max_nodes`` caps stored states and
-    ``time_limit`` (seconds) the wall time; reaching either gives status ``limit``, never
-    ``unsolvable``.
+    ``time_limit`` (seconds, default None: no limit) the wall time; reaching either gives
+    status ``limit``, never ``unsolvable``.
+
+    The time limit holds on every board the solver accepts: the kernels look at a flag
+    a watchdog thread sets at the deadline before each push they try (one heuristic
+    evaluation: up to 50 ms on a 64x64 board with 128 boxes, far less on smaller ones)
+    and in the board analysis before the search, so the call returns within the limit
+    plus 10 % or 50 ms.
+    ``cancel`` (a :class:`~levelforge.Cancel`) stops the call the same
+    way from another thread or process: the status is then ``cancelled``. Results that
+    end without a limit or a cancel are the same with or without them.
 
     The solution has the optimal number of pushes and replays move by move to the solved
     state; its walks between pushes are shortest walks, but the total *moves* may be
@@ -450,7 +498,11 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     planned packing order, then a feature-space search (``levelforge.sokoban.fess``)
     over the whole level, then (only at its node cap) weighted A* and A*. The
     solution replays to solved; it is marked ``optimal=False`` (its push count is an
-    upper bound) unless A* found it. ``unsolvable`` is still a proof. Uses a shared
+    upper bound) unless A* found it. ``unsolvable`` is still a proof. With
+    ``optimize=True`` the time left (all of it without a ``time_limit``: until no window
+    improves) goes to :func:`levelforge.sokoban.optimize`, which shortens the solution
+    by push-optimal re-solving of its windows (a solution proved push-optimal is kept as
+    it is). Uses a shared
     :class:`Solver` workspace; use your own :class:`Solver` per thread.
 
     >>> solve(Level.from_xsb('######\\n#@$ .#\\n######')).solution
@@ -463,4 +515,4 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     if _DEFAULT is None:
         _DEFAULT = Solver()
     return _DEFAULT.solve(level, max_nodes=max_nodes, time_limit=time_limit,
-                          optimal=optimal)
+                          optimal=optimal, cancel=cancel, optimize=optimize)

@@ -11,10 +11,11 @@ DFS proves the answer unique, then reduces the conditions.
 (True, 1)
 """
 from .board import Board, count_solutions
+from .editor import Answer, Finished, check, finish
 from .generator import Generator, Strategy, generate
 from .judge import Verdict, judge
 from .puzzle import Puzzle
 from .zpath import longest_path_points
 
-__all__ = ["Board", "Generator", "Puzzle", "Strategy", "Verdict", "count_solutions", "generate",
-           "judge", "longest_path_points"]
+__all__ = ["Answer", "Board", "Finished", "Generator", "Puzzle", "Strategy", "Verdict", "check",
+           "count_solutions", "finish", "generate", "judge", "longest_path_points"]

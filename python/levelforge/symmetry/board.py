@@ -22,8 +22,9 @@ from ..errors import ConfigError, LevelFormatError
 
 MIN_SIZE = 1
 MAX_SIZE = 9
-EXACT, AT_LIMIT, NODE_CAP = "exact", "at_limit", "node_cap"
-_STATUS = {_k.COMPLETE: EXACT, _k.AT_LIMIT: AT_LIMIT, _k.NODE_CAP: NODE_CAP}
+EXACT, AT_LIMIT, NODE_CAP, HALTED = "exact", "at_limit", "node_cap", "halted"
+_STATUS = {_k.COMPLETE: EXACT, _k.AT_LIMIT: AT_LIMIT, _k.NODE_CAP: NODE_CAP,
+           _k.HALTED: HALTED}
 
 Point = tuple[int, int]
 """A lattice point ``(x, y)``."""
@@ -33,7 +34,8 @@ Edge = tuple[Point, Point]
 
 class CountResult(NamedTuple):
     """One counting-DFS run: ``count`` (exact when ``status`` is ``exact``; ``at_limit``:
-    the limit was reached; ``node_cap``: stopped at the node cap, a lower bound), search
+    the limit was reached; ``node_cap``: stopped at the node cap, a lower bound;
+    ``halted``: stopped by a time limit or a cancel, a lower bound), search
     ``nodes``, and the first solutions found (flat point indices)."""
 
     count: int
@@ -202,7 +204,7 @@ class Workspace:
         self.stack_k = np.zeros(n, np.int32)
         self.stamp = np.zeros(n, np.int64)
         self.queue = np.zeros(n, np.int32)
-        self.stats = np.zeros(3, np.int64)
+        self.stats = np.zeros(4, np.int64)  # count, nodes, status, halt (_k.S_HALT)
         self.prof = np.zeros(3, np.int64)
 
     def arrays(self, start, goal, required, forbidden):
@@ -224,7 +226,7 @@ class Workspace:
         """Run the counting DFS; returns a :class:`CountResult`."""
         _k.count_paths(adj, start, goal, req, limit, max_nodes, self.sols, self.sol_len,
                        self.vis, self.stack_pt, self.stack_k, self.stamp, self.queue, self.stats)
-        count, nodes, status = (int(v) for v in self.stats)
+        count, nodes, status = (int(v) for v in self.stats[:3])
         found = [self.sols[i, :self.sol_len[i]].tolist()
                  for i in range(min(count, self.sols.shape[0]))]
         return CountResult(count, nodes, _STATUS[status], found)

@@ -22,10 +22,12 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..cancel import Cancel, Limit, raise_stopped
+from ..engine import paths as _paths
 from ..errors import ConfigError, GenerationError
 from ..seeding import check_seed
 from ..timing import ms_since, now_ns
-from .board import EXACT, NODE_CAP, Board, Workspace, count_solutions  # noqa: F401
+from .board import EXACT, HALTED, NODE_CAP, Board, Workspace, count_solutions  # noqa: F401
 from .puzzle import Puzzle, split_items
 from .zpath import SAT, longest_path_points, solve_path
 
@@ -139,14 +141,32 @@ class Generator:
         ws.profile(start, goal, adj, req, list(range(self.size)) + [ws.n - 1])
         solve_path(3, (0, 0), (2, 2), 9, seed=0)
 
-    def generate(self, seed: int) -> Puzzle:
-        """A puzzle whose master board has exactly one solution, reproducible from ``seed``."""
+    def generate(self, seed: int, time_limit: float | None = None,
+                 cancel: Cancel | None = None) -> Puzzle:
+        """A puzzle whose master board has exactly one solution, reproducible from ``seed``.
+
+        ``time_limit`` (seconds, default None: no limit) bounds the call: reaching it
+        raises :class:`~levelforge.GenerationError` naming the limit; setting ``cancel``
+        (a :class:`~levelforge.Cancel`, from another thread or process) raises
+        :class:`~levelforge.Cancelled`. Z3 gets the time left as its timeout and is
+        interrupted on a cancel; the counting DFS looks at both every 1024 nodes. A
+        puzzle made within the limit is the puzzle made without it.
+
+        >>> from levelforge import GenerationError
+        >>> try:
+        ...     Generator(9).generate(1, time_limit=0.001)
+        ... except GenerationError as e:
+        ...     print(str(e).split(": ")[-1])
+        stopped at the time limit of 0.001 s
+        """
         seed = check_seed(seed)
         if not _KERNELS_LOADED:  # once per process, outside the timing
             self.warm_up()
         t_all = now_ns()
-        run = _Run(self, seed)
-        puzzle = run.build()
+        limit = Limit(time_limit, cancel, t_all)
+        run = _Run(self, seed, limit)
+        with limit.watch(run.ws.stats, _paths.S_HALT):
+            puzzle = run.build()
         return Puzzle(**puzzle, elapsed_ms=ms_since(t_all))
 
     @staticmethod
@@ -189,9 +209,11 @@ _KERNELS_LOADED = False
 
 def generate(size: int, seed: int = 0, strategy: Strategy | str | None = None, *,
              rlimit: int = 3_000_000, max_nodes: int = 200_000,
-             required_share: float = 0.3) -> Puzzle:
+             required_share: float = 0.3, time_limit: float | None = None,
+             cancel: Cancel | None = None) -> Puzzle:
     """One symmetry puzzle of ``size`` x ``size`` from ``seed`` (default 0, like every
-    levelforge seed; see :class:`Generator` for the options).
+    levelforge seed; see :class:`Generator` for the options, and
+    :meth:`Generator.generate` for ``time_limit`` and ``cancel``).
 
     >>> generate(4).seed
     0
@@ -200,15 +222,16 @@ def generate(size: int, seed: int = 0, strategy: Strategy | str | None = None, *
     True
     """
     return Generator(size, strategy, rlimit=rlimit, max_nodes=max_nodes,
-                     required_share=required_share).generate(seed)
+                     required_share=required_share).generate(seed, time_limit, cancel)
 
 
 class _Run:
     """The state of one generation (flat point indices throughout)."""
 
-    def __init__(self, gen, seed):
+    def __init__(self, gen, seed, limit):
         self.gen = gen
         self.seed = seed
+        self.limit = limit
         self.size = gen.size
         self.ws = gen._workspace()
         self.rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0x5113,)))
@@ -218,12 +241,19 @@ class _Run:
 
     # -- helpers -------------------------------------------------------------------
     def _count(self, required, forbidden, limit=2):
+        if self.limit.reason() is not None:  # a short run never looks at the halt slot
+            self._stopped()
         t = now_ns()
         adj, req = self.ws.arrays(self.s, self.g, required, forbidden)
         res = self.ws.count(self.s, self.g, adj, req, limit, self.gen.max_nodes)
         self.timings["dfs"] += ms_since(t)
         self.dfs_nodes += res.nodes
+        if res.status == HALTED:
+            self._stopped()
         return res
+
+    def _stopped(self):
+        raise_stopped(self.limit, f"no {self.size}x{self.size} symmetry puzzle (seed {self.seed})")
 
     def _unique(self, required, forbidden):
         res = self._count(required, forbidden)
@@ -307,9 +337,13 @@ class _Run:
             length = longest_path_points(n, start, goal)
             while length >= shortest:
                 attempts += 1
+                if self.limit.reason() is not None:
+                    self._stopped()
                 res = solve_path(n, start, goal, length, wps, seed=z3_seed,
-                                 rlimit=self.gen.rlimit)
+                                 rlimit=self.gen.rlimit, limit=self.limit)
                 self.timings["z3"] += res.build_ms + res.check_ms
+                if res.status != SAT and self.limit.reason() is not None:
+                    self._stopped()
                 if res.status == SAT:
                     return res.path, wps, attempts, res.rlimit_used
                 length -= 2
@@ -375,8 +409,10 @@ class _Run:
         return not any(p in e and (e[0] if e[1] == p else e[1]) in req
                        for e in chords if e in forbidden)
 
-    def _forbid_until_unique(self, flat, required):
-        """Stage 3: forbid an edge of each alternative the DFS finds, until unique.
+    def _forbid_until_unique(self, flat, required, forbidden=()):
+        """Stage 3: forbid an edge of each alternative the DFS finds, until unique
+        (``forbidden``: edges forbidden from the start, as a designer's; see
+        :func:`levelforge.symmetry.finish`).
 
         The design's rule: the edge joining a trap pair (two required points that are
         lattice neighbours but not consecutive on the answer) is never forbidden, since a
@@ -388,7 +424,7 @@ class _Run:
         rng = self.rng
         answer_edges = {tuple(sorted(e)) for e in zip(flat, flat[1:])}
         chords = self._chords(flat)
-        forbidden = set()
+        forbidden = set(forbidden)
         required = list(required)
         dropped = set()
         rounds = caps = drops = 0

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import z3
 
+from ..cancel import Limit
 from ..errors import ConfigError
 from ..timing import ms_since, now_ns
 from .board import Point
@@ -149,12 +150,16 @@ def int_encoding(size, start, goal, length, waypoints=()):
     return "\n".join(out)
 
 
-def solve_path(size, start, goal, length, waypoints=(), seed=0, rlimit=0, encoding="bool"):
+def solve_path(size, start, goal, length, waypoints=(), seed=0, rlimit=0, encoding="bool",
+               limit: Limit | None = None):
     """Find a self-avoiding path of exactly ``length`` points from ``start`` to ``goal``.
 
     ``start``/``goal``/``waypoints`` are ``(x, y)`` points; the path must pass every
     waypoint. ``rlimit`` is Z3's deterministic resource limit (0 = none); reaching it
-    gives status ``limit``. ``encoding`` is ``"bool"`` or ``"int"``.
+    gives status ``limit``. ``encoding`` is ``"bool"`` or ``"int"``. ``limit`` (a
+    :class:`levelforge.cancel.Limit`) also stops Z3 (its ``timeout`` for the time
+    left, its context interrupted on a cancel) with status ``limit``: the caller asks
+    ``limit.reason()`` which of the two limits it was.
     """
     if encoding not in ("bool", "int"):
         raise ConfigError(f"encoding must be 'bool' or 'int', got {encoding!r}")
@@ -177,7 +182,16 @@ def solve_path(size, start, goal, length, waypoints=(), seed=0, rlimit=0, encodi
     if rlimit:
         solver.set("rlimit", int(rlimit))
     solver.from_string(text)
-    res = solver.check()
+    if limit is None:
+        res = solver.check()
+    elif limit.reason() is not None:  # Z3 forgets an interrupt made before its check
+        res = z3.unknown
+    else:
+        if limit.deadline is not None:
+            left_ms = (limit.deadline - now_ns()) // 1_000_000
+            solver.set("timeout", min(max(1, left_ms), 2**31 - 1))  # Z3 takes 32 bits
+        with limit.calling(ctx.interrupt):
+            res = solver.check()
     stats = solver.statistics()
     used = int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
     path = ()

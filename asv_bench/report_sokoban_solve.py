@@ -1,0 +1,126 @@
+"""Sokoban solving on the standard benchmarks: XSokoban 90 in both modes, Microban 155
+push-optimal; every solution replayed.
+
+    python asv_bench/report_sokoban_solve.py --xsb XSokoban_90.xsb [--levels 1-10]
+        [--mode any|optimal|both] [--limit 60] [--quick 10] [--nodes N] [--optimize]
+    python asv_bench/report_sokoban_solve.py --microban [--microban-limit 10]
+
+XSokoban (Thinking Rabbit's 90 levels) is not redistributable, so it is not bundled:
+pass any "XSokoban" / "Original" 90-level XSB file. Each level is solved once with
+``time_limit=--limit``; the table counts the levels solved within ``--quick`` seconds
+and within the limit, the total, median and largest solve time, and the mean pushes of
+the solutions against the known push-optimal counts (the published ones below, and
+every level this run solves push-optimally).
+
+``--nodes N`` measures without any clock: each solve is capped at ``max_nodes=N`` stored
+states and has no time limit, so the solved counts do not depend on the machine or its
+load (times are printed but mean little then). ``--optimize`` spends the time left of
+each any-mode solve on shortening its solution (``solve(..., optimize=True)``).
+"""
+import argparse
+import statistics
+import sys
+
+from levelforge.sokoban import Solver, collections, load_xsb, replay
+
+# push-optimal solution lengths of XSokoban levels (level number: pushes)
+KNOWN_OPTIMUM = {1: 97, 2: 131, 6: 110, 17: 213, 38: 81, 49: 124, 78: 136}
+
+
+def _numbers(text):
+    """``1,5,11-20`` -> [1, 5, 11, ..., 20]."""
+    out = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def run(levels, numbers, optimal, limit, nodes, optimize=False):
+    """Solve each level (``limit`` seconds or None, ``nodes`` states); replay every
+    solution. Returns the results; progress goes to stderr."""
+    solver = Solver(max_nodes=nodes).warm_up()
+    rows = []
+    for k, level in zip(numbers, levels):
+        kw = {"optimize": True} if optimize else {}
+        r = solver.solve(level, time_limit=limit, optimal=optimal, **kw)
+        if r.solved:
+            assert replay(level, r.solution).is_solved, f"level {k}: solution does not replay"
+        print(f"{'optimal' if optimal else 'any'} {k} {r.status} {r.pushes} {r.nodes} "
+              f"{r.elapsed_ms:.0f} ms", file=sys.stderr, flush=True)
+        rows.append(r)
+    return rows
+
+
+def row(name, numbers, rows, quick, optimum):
+    """One table row: solved counts, times and pushes against the known optimum."""
+    solved = [r for r in rows if r.solved]
+    fast = sum(r.elapsed_ms <= quick * 1000 for r in solved)
+    times = [r.elapsed_ms / 1000 for r in rows]
+    st = [r.elapsed_ms / 1000 for r in solved]
+    med = f"{statistics.median(st):.2f}" if st else "-"
+    top = f"{max(st):.2f}" if st else "-"
+    pairs = [(r.pushes, optimum[k]) for k, r in zip(numbers, rows) if r.solved and k in optimum]
+    if pairs:
+        excess = statistics.fmean(p / o - 1 for p, o in pairs) * 100
+        mean, best = (statistics.fmean(v) for v in zip(*pairs))
+        pushes = f"{mean:.1f} vs {best:.1f} (+{excess:.1f}%, {len(pairs)} levels)"
+    else:
+        pushes = "-"
+    return (f"| {name} | {fast}/{len(rows)} | {len(solved)}/{len(rows)} | {sum(times):.0f} "
+            f"| {med} | {top} | {pushes} |")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--xsb", help="the XSokoban 90 XSB file (not bundled)")
+    ap.add_argument("--levels", type=_numbers, default=None,
+                    help="only these levels of --xsb, numbered from 1 (e.g. 1,5,11-20)")
+    ap.add_argument("--mode", choices=("any", "optimal", "both"), default="both")
+    ap.add_argument("--limit", type=float, default=60.0, help="seconds per level")
+    ap.add_argument("--quick", type=float, default=10.0, help="also count solves within this")
+    ap.add_argument("--nodes", type=int, default=None,
+                    help="cap each solve at N stored states and drop the time limit")
+    ap.add_argument("--optimize", action="store_true",
+                    help="any mode: shorten each solution in the time left")
+    ap.add_argument("--microban", action="store_true", help="Microban 155, push-optimal")
+    ap.add_argument("--microban-limit", type=float, default=10.0)
+    args = ap.parse_args(argv)
+    limit = None if args.nodes else args.limit
+    nodes = args.nodes or 50_000_000
+    cap = f"max_nodes {args.nodes:,}, no time limit" if args.nodes else f"limit {args.limit:g} s"
+    print(f"| set, mode ({cap}) | solved within {args.quick:g} s | solved | total s "
+          f"| median s (solved) | max s (solved) | mean pushes vs optimum (where known) |")
+    print("|---|---|---|---|---|---|---|")
+    if args.xsb:
+        levels = load_xsb(args.xsb)
+        numbers = args.levels or list(range(1, len(levels) + 1))
+        chosen = [levels[k - 1] for k in numbers]
+        optimum = dict(KNOWN_OPTIMUM)
+        modes = {"any": (False,), "optimal": (True,), "both": (True, False)}[args.mode]
+        results = {}
+        for optimal in modes:  # push-optimal first: its solutions extend the optimum table
+            rows = run(chosen, numbers, optimal, limit, nodes, args.optimize and not optimal)
+            results[optimal] = rows
+            if optimal:
+                optimum.update((k, r.pushes) for k, r in zip(numbers, rows) if r.solved)
+        for optimal, rows in results.items():
+            name = f"XSokoban {len(numbers)}, {'push-optimal' if optimal else 'any'}"
+            print(row(name, numbers, rows, args.quick, optimum), flush=True)
+        for optimal, rows in results.items():
+            missed = [k for k, r in zip(numbers, rows) if not r.solved]
+            print(f"\n{'push-optimal' if optimal else 'any'}, not solved ({len(missed)}): "
+                  f"{' '.join(map(str, missed)) or '-'}")
+    if args.microban:
+        micro = collections.load("microban")
+        numbers = list(range(1, len(micro) + 1))
+        mlimit = None if args.nodes else args.microban_limit
+        rows = run(micro, numbers, True, mlimit, nodes)
+        print(row(f"Microban 155, push-optimal ({args.microban_limit:g} s)" if mlimit else
+                  "Microban 155, push-optimal", numbers, rows, args.quick, {}))
+        missed = [k for k, r in zip(numbers, rows) if not r.solved]
+        print(f"\nMicroban, not solved ({len(missed)}): {' '.join(map(str, missed)) or '-'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,462 @@
+"""Guessing when no move is certain: the safest cell, one ply of look-ahead, an exact endgame.
+
+Everything here reads the public observation only. Three ideas, each a switch of
+:class:`~levelforge.mines.GuessPolicy` (``autoplay(guess=...)`` names the four combinations):
+
+- **safest** (:func:`~levelforge.mines.best_guess`): the lowest exact mine probability,
+  ties to the cell most likely to show a 0.
+- **look-ahead**: among the near-safest cells (within ``MARGIN`` of the lowest mine
+  probability, at most ``CANDIDATES`` of them), each cell is opened in thought with
+  every number it can show. The exact counting of the position with that number gives the
+  probability ``P(safe and shows v)`` (a ratio of placement counts) and what the number
+  proves: if some selectable cell becomes safe, the guess made progress; if not, the next
+  guess must be taken blind, at the best safety left. The cell of largest
+  ``sum_v P(safe, v) * (1 if progress else next safety)`` is opened.
+- **endgame**: when the observation allows at most ``ENDGAME_SOLUTIONS`` placements
+  over at most ``ENDGAME_CELLS`` closed cells, every placement is enumerated and the
+  move that maximises the exact probability of winning is found by a search over
+  information states (the set of placements still possible and the cells opened), with
+  memoisation, within ``ENDGAME_NODES`` openings of a cell in a placement (past it,
+  a limit: the look-ahead decides).
+"""
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from levelforge.engine import mines as K
+from levelforge.engine import mines_enum as E
+from levelforge.errors import ConfigError
+
+from .observation import Cell, PublicObservation
+
+MARGIN = 0.1              # look-ahead candidates: mine probability within this of the lowest
+CANDIDATES = 8            # and at most this many of them
+LOOKAHEAD_NODES = 20_000  # counting states per component of a position thought of, else no
+                          # look-ahead for that guess (the safest cell)
+ENDGAME_SOLUTIONS = 200   # the endgame search enumerates at most this many placements
+ENDGAME_CELLS = 60        # over at most this many closed cells
+ENDGAME_NODES = 200_000   # openings of a cell in a placement per decision, then a limit
+ENUMERATION_NODES = 20_000  # and steps of the placement enumeration
+
+
+def best_guess(obs: PublicObservation, probabilities: npt.ArrayLike | None) -> Cell | None:
+    """The safest selectable closed cell (the ``safest`` guess), or None.
+
+    The selectable closed cell of lowest exact mine probability; ties (within 1e-9)
+    go to the cell most likely to show a 0, estimated as the product of ``1 - p`` over
+    its closed neighbours (0 next to a flag), then to the lowest index. When no
+    probability is known (None, or NaN everywhere: a component over the state budget), a
+    local estimate stands in: the largest share of mines still missing around an open
+    neighbour, or the share of mines left among the closed cells.
+
+    >>> from levelforge.mines import Assistant, Game
+    >>> game = Game("9x9x1-10", seed=1)
+    >>> _ = game.open((4, 4, 0))
+    >>> obs = game.observe()
+    >>> best_guess(obs, Assistant().analyze(obs, exact=True).probabilities) is not None
+    True
+    """
+    p, cand, zero = _candidates(obs, probabilities, 1e-9)
+    if cand.size == 0:
+        return None
+    if cand.size > 1:
+        cand = cand[zero >= zero.max() - 1e-12]
+    return obs.cell_of(int(cand[0]))
+
+
+def _candidates(obs, probabilities, margin):
+    """The selectable closed cells whose mine probability is within ``margin`` of the
+    lowest (ascending index), with the probabilities used and each candidate's chance
+    of showing a 0 (the product of ``1 - p`` over its closed neighbours, 0 next to a
+    flag)."""
+    n = obs.width * obs.height * obs.depth
+    p = np.full(n, np.nan) if probabilities is None \
+        else np.asarray(probabilities, float).reshape(n)
+    state = obs.state.reshape(n)
+    nb = K.board_tables(obs.width, obs.height, obs.depth)[0]
+    selectable = obs.selectable.reshape(n) & (state == K.CLOSED)
+    if not np.any(selectable & ~np.isnan(p)):
+        p = _local_estimate(obs, state, nb)
+    cand = np.flatnonzero(selectable & ~np.isnan(p))
+    if cand.size == 0:
+        return p, cand, np.zeros(0)
+    pc = p[cand]
+    cand = cand[pc <= pc.min() + margin]
+    stay = np.where(state == K.CLOSED, 1.0 - np.nan_to_num(p, nan=0.5),
+                    np.where(state == K.FLAGGED, 0.0, 1.0))
+    rows = nb[cand]
+    zero = np.where(rows >= 0, stay[rows], 1.0).prod(axis=1)
+    return p, cand, zero
+
+
+def _local_estimate(obs, state, nb):
+    """Mine shares from single numbers: per closed cell the largest ``missing / closed``
+    over its open neighbours, else the mines left over the closed cells."""
+    n = state.size
+    closed = state == K.CLOSED
+    inside = nb >= 0
+    around = np.where(inside, nb, 0)
+    flags = (inside & (state[around] == K.FLAGGED)).sum(axis=1)
+    unknown = (inside & closed[around]).sum(axis=1)
+    share = np.where((state == K.OPEN) & (unknown > 0),
+                     (obs.numbers.reshape(n) - flags) / np.maximum(unknown, 1), -1.0)
+    est = np.where(inside, share[around], -1.0).max(axis=1)
+    left = obs.remaining_mines / max(int(closed.sum()), 1)
+    return np.where(closed, np.where(est >= 0, est, left), np.nan)
+
+
+class GuessPolicy:
+    """The guess ``autoplay`` opens when no move is certain (public information only).
+
+    ``lookahead`` and ``endgame`` switch the two ideas of the module on; with both off this
+    is :func:`~levelforge.mines.best_guess`. :meth:`~levelforge.mines.GuessPolicy.choose`
+    needs an exact analysis of the observation; the positions a guess may lead to are
+    counted by the policy's own assistant, with no cell cap and ``LOOKAHEAD_NODES``
+    states per component (a count over that budget leaves that guess to the safest
+    cell).
+
+    >>> from levelforge.mines import Assistant, Game
+    >>> game = Game("9x9x1-10", seed=1)
+    >>> _ = game.open((4, 4, 0))
+    >>> assistant = Assistant(complete=True)
+    >>> obs = game.observe()
+    >>> cell = GuessPolicy().choose(obs, assistant.analyze(obs, exact=True))
+    >>> bool(obs.selectable[cell[2], cell[1], cell[0]])
+    True
+    """
+
+    def __init__(self, lookahead: bool = True, endgame: bool = True) -> None:
+        for name, v in (("lookahead", lookahead), ("endgame", endgame)):
+            if not isinstance(v, (bool, np.bool_)):
+                raise ConfigError(f"{name} must be True or False, got {v!r}")
+        self.lookahead = bool(lookahead)
+        self.endgame = bool(endgame)
+        self.last = "safest"        # which idea chose the last guess
+        self._probe = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as a JSON-ready dict."""
+        return {"lookahead": self.lookahead, "endgame": self.endgame}
+
+    def choose(self, obs: PublicObservation, analysis: Any) -> Cell | None:
+        """The cell to open in ``obs`` (a selectable closed cell), or None when there is none.
+
+        ``analysis`` is an :class:`~levelforge.mines.Analysis` of ``obs`` with
+        ``exact=True``; when it has no exact count (a component over a cap) the safest
+        guess stands in.
+        """
+        log_count = analysis.log_count
+        p = analysis.probabilities
+        self.last = "safest"
+        if p is None or math.isnan(log_count):
+            return best_guess(obs, p)
+        if self.endgame and log_count <= math.log(ENDGAME_SOLUTIONS) + 1e-9:
+            cell = endgame_move(obs)
+            if cell is not None:
+                self.last = "endgame"
+                return cell
+        if self.lookahead:
+            if self._probe is None:
+                from .assistant import Assistant
+                self._probe = Assistant(max_component_cells=1 << 20, max_nodes=LOOKAHEAD_NODES)
+            cell = _lookahead_move(obs, p, log_count, self._probe)
+            if cell is not None:
+                self.last = "lookahead"
+                return cell
+        return best_guess(obs, p)
+
+
+def _lookahead_move(obs, probabilities, log_count, assistant):
+    """The near-safest cell of largest ``sum_v P(safe, v) * (1 if progress else the best
+    safety left)``; None when there is no candidate."""
+    p, cand, zero = _candidates(obs, probabilities, MARGIN)
+    if cand.size == 0:
+        return None
+    order = np.lexsort((cand, -zero, p[cand]))[:CANDIDATES]
+    cand = cand[order]
+    if cand.size == 1:
+        return obs.cell_of(int(cand[0]))
+    w, h, d = obs.width, obs.height, obs.depth
+    n = w * h * d
+    nb26, nb6, boundary = K.board_tables(w, h, d)
+    state = np.array(obs.state.reshape(n))
+    numbers = np.array(obs.numbers.reshape(n))
+    sel = np.zeros(n, np.uint8)
+    best, best_score = None, -1.0
+    for c in cand.tolist():
+        around = nb26[c][nb26[c] >= 0]
+        flags = int(np.count_nonzero(state[around] == K.FLAGGED))
+        closed = around[state[around] == K.CLOSED]
+        lo = flags + int(np.count_nonzero(p[closed] >= 1.0))
+        hi = flags + int(np.count_nonzero(p[closed] > 0.0))
+        state[c] = K.OPEN
+        K.selectable_mask(state, boundary, nb6, sel)
+        score = 0.0
+        for v in range(lo, hi + 1):
+            numbers[c] = v
+            if assistant._run((w, h, d), state, numbers, obs.remaining_mines, True) != E.A_OK:
+                continue
+            ws = assistant._ws
+            log_v = float(ws.fw[E.log_count_index(n)])
+            if math.isnan(log_v):        # a component over a cap: no exact count here
+                return None
+            share = math.exp(log_v - log_count)
+            unknown = (state == K.CLOSED) & (sel != 0) & (ws.known != K.MINE)
+            if np.any(unknown & (ws.known == K.SAFE)):
+                score += share
+            elif np.any(unknown):
+                score += share * (1.0 - float(np.nanmin(ws.prob[unknown])))
+            else:
+                score += share
+        state[c] = K.CLOSED
+        numbers[c] = -1
+        if score > best_score + 1e-12:
+            best, best_score = c, score
+    return obs.cell_of(best)
+
+
+class _Limit(Exception):
+    """The endgame search went past its budget."""
+
+
+def endgame_move(obs: PublicObservation, max_nodes: int | None = None) -> Cell | None:
+    """The guess that maximises the exact probability of winning, or None (over the caps).
+
+    Enumerates every placement of the remaining mines on the closed unflagged cells that
+    the numbers allow (None past ``ENDGAME_SOLUTIONS`` placements, past
+    ``ENDGAME_CELLS`` cells or past ``ENUMERATION_NODES`` steps), then searches
+    the information states: a certain safe selectable cell is opened at once (free
+    information), certain mines are flagged (in 3-D a flag exposes the cells below it),
+    otherwise every selectable cell that is not certain is tried, each number it may show
+    (and the cells a 0 opens) splitting the placements. Returns None past ``max_nodes``
+    openings of a cell in a placement (default ``ENDGAME_NODES``; a limit) too.
+
+    >>> from levelforge.mines import Game
+    >>> game = Game("5x4x1-5", seed=0)
+    >>> _ = game.open((0, 0, 0))
+    >>> endgame_move(game.observe())
+    (4, 0, 0)
+    """
+    search = _Endgame(obs)
+    if not search.enumerate():
+        return None
+    try:
+        _, cell = search.best(max_nodes)
+    except _Limit:
+        return None
+    return None if cell is None else obs.cell_of(int(search.cells[cell]))
+
+
+def win_probability(obs: PublicObservation, max_nodes: int | None = None) -> float | None:
+    """The exact probability of winning from ``obs`` with the best play (the value the
+    endgame search maximises); None over the caps.
+
+    >>> from levelforge.mines import Game
+    >>> game = Game("5x4x1-5", seed=0)
+    >>> _ = game.open((0, 0, 0))
+    >>> win_probability(game.observe())
+    0.75
+    """
+    search = _Endgame(obs)
+    if not search.enumerate():
+        return None
+    try:
+        return search.best(max_nodes)[0]
+    except _Limit:
+        return None
+
+
+class _Endgame:
+    """Placements of an observation as bit masks over its closed unflagged cells, and the
+    search over information states."""
+
+    def __init__(self, obs):
+        w, h, d = obs.width, obs.height, obs.depth
+        n = w * h * d
+        nb26, nb6, _ = K.board_tables(w, h, d)
+        state = obs.state.reshape(n)
+        numbers = obs.numbers.reshape(n)
+        self.cells = np.flatnonzero(state == K.CLOSED)
+        local = {int(c): i for i, c in enumerate(self.cells)}
+        self.m = len(self.cells)
+        self.remaining = obs.remaining_mines
+        flagged = state == K.FLAGGED
+        self.nbmask = []     # closed neighbours (26) of each local cell, as a mask
+        self.base = []       # flagged neighbours of each local cell
+        self.face = []       # closed face neighbours of each local cell, as a mask
+        for c in self.cells.tolist():
+            around = nb26[c][nb26[c] >= 0]
+            self.nbmask.append(sum(1 << local[int(x)] for x in around if int(x) in local))
+            self.base.append(int(np.count_nonzero(flagged[around])))
+            faces = nb6[c][nb6[c] >= 0]
+            self.face.append(sum(1 << local[int(x)] for x in faces if int(x) in local))
+        sel = obs.selectable.reshape(n)
+        self.sel0 = sum(1 << i for i, c in enumerate(self.cells.tolist()) if sel[c])
+        self.rows = []       # (mask, mines needed) per open number with closed neighbours
+        for c in np.flatnonzero(state == K.OPEN).tolist():
+            around = nb26[c][nb26[c] >= 0]
+            mask = sum(1 << local[int(x)] for x in around if int(x) in local)
+            if mask:
+                need = int(numbers[c]) - int(np.count_nonzero(flagged[around]))
+                self.rows.append((mask, need))
+        self.sols = []
+        self.memo = {}
+        self.nodes = 0
+
+    def enumerate(self):
+        """Every placement (a mask of mines) the rows and the count allow; False over
+        the caps."""
+        if self.m > ENDGAME_CELLS or self.remaining < 0:
+            return False
+        front = 0
+        for mask, _ in self.rows:
+            front |= mask
+        order = [i for i in range(self.m) if front >> i & 1]
+        free = [i for i in range(self.m) if not front >> i & 1]
+        rows_of = [[k for k, (mask, _) in enumerate(self.rows) if mask >> i & 1]
+                   for i in range(self.m)]
+        need = [r[1] for r in self.rows]
+        left = [bin(r[0]).count("1") for r in self.rows]
+        sols = self.sols
+        steps = [0]
+
+        def rec(j, mask, mines):
+            steps[0] += 1
+            if steps[0] > ENUMERATION_NODES:
+                raise _Limit
+            if j == len(order):
+                rest = self.remaining - mines
+                if rest < 0 or rest > len(free):
+                    return
+                if math.comb(len(free), rest) + len(sols) > ENDGAME_SOLUTIONS:
+                    raise _Limit
+                for pick in combinations(free, rest):
+                    sols.append(mask | sum(1 << i for i in pick))
+                return
+            i = order[j]
+            for v in (0, 1):
+                if mines + v > self.remaining:
+                    break
+                ok = True
+                for k in rows_of[i]:
+                    left[k] -= 1
+                    need[k] -= v
+                    if need[k] < 0 or need[k] > left[k]:
+                        ok = False
+                if ok:
+                    rec(j + 1, mask | (v << i), mines + v)
+                for k in rows_of[i]:
+                    left[k] += 1
+                    need[k] += v
+
+        try:
+            rec(0, 0, 0)
+        except _Limit:
+            return False
+        return bool(sols)
+
+    def _value(self, i, sol):
+        return self.base[i] + bin(sol & self.nbmask[i]).count("1")
+
+    def _open(self, i, sol, opened):
+        """The cells opening ``i`` opens in placement ``sol`` (a 0 opens its closed
+        neighbours, recursively) as a mask, and what they show."""
+        todo = [i]
+        got = 1 << i
+        shown = []
+        while todo:
+            j = todo.pop()
+            v = self._value(j, sol)
+            shown.append((j, v))
+            if v == self.base[j] and not sol & self.nbmask[j]:
+                nxt = self.nbmask[j] & ~opened & ~got & ~sol
+                while nxt:
+                    b = nxt & -nxt
+                    nxt ^= b
+                    got |= b
+                    todo.append(b.bit_length() - 1)
+        shown.sort()
+        return got, tuple(shown)
+
+    def _split(self, idx, i, opened):
+        """The placements of ``idx`` where ``i`` is safe, by what opening it shows."""
+        self.nodes += len(idx)
+        if self.nodes > self.max_nodes:
+            raise _Limit
+        parts = {}
+        for s in idx:
+            sol = self.sols[s]
+            if sol >> i & 1:
+                continue
+            got, shown = self._open(i, sol, opened)
+            parts.setdefault((got, shown), []).append(s)
+        return parts
+
+    def best(self, max_nodes):
+        """``(win probability, best first cell or None)`` from the root."""
+        self.max_nodes = ENDGAME_NODES if max_nodes is None else max_nodes
+        return self._solve(tuple(range(len(self.sols))), 0, 0)
+
+    def _solve(self, idx, opened, flagged):
+        if len(idx) == 1:
+            return 1.0, None
+        key = (idx, opened)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        union = 0
+        inter = (1 << self.m) - 1
+        for s in idx:
+            union |= self.sols[s]
+            inter &= self.sols[s]
+        closed = ((1 << self.m) - 1) & ~opened
+        # flag the certain mines that can be reached (a flag exposes its face neighbours)
+        while True:
+            reach = self._selectable(opened, flagged)
+            new = inter & reach & closed & ~flagged
+            if not new:
+                break
+            flagged |= new
+        reach = self._selectable(opened, flagged) & closed & ~flagged
+        safe = reach & ~union
+        total = len(idx)
+        if safe:
+            i = (safe & -safe).bit_length() - 1
+            value = 0.0
+            for (more, _), part in self._split(idx, i, opened).items():
+                value += len(part) / total * self._solve(tuple(part), opened | more, flagged)[0]
+            out = (value, i)
+        else:
+            out = (0.0, None)
+            guesses = reach & union & ~inter
+            while guesses:
+                b = guesses & -guesses
+                guesses ^= b
+                i = b.bit_length() - 1
+                value = 0.0
+                for (more, _), part in self._split(idx, i, opened).items():
+                    value += len(part) / total * self._solve(tuple(part), opened | more,
+                                                             flagged)[0]
+                if value > out[0] + 1e-12 or out[1] is None:
+                    out = (value, i)
+                if out[0] >= 1.0 - 1e-12:
+                    break
+        self.memo[key] = out
+        return out
+
+    def _selectable(self, opened, flagged):
+        """Local cells selectable once ``opened`` are open and ``flagged`` flagged."""
+        exposed = opened | flagged
+        mask = self.sel0
+        rest = ((1 << self.m) - 1) & ~mask
+        while rest:
+            b = rest & -rest
+            rest ^= b
+            if self.face[b.bit_length() - 1] & exposed:
+                mask |= b
+        return mask

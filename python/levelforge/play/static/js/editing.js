@@ -1,0 +1,72 @@
+// Shared by the editor pages: a request that Stop can cancel, and the share box.
+import {ApiError} from "./common.js";
+
+/** POST `body` as JSON to `path`; null when `signal` aborted it (the server then stops
+ * the request's worker), else the parsed answer or an ApiError with the server's message. */
+export async function post(path, body, signal) {
+  let response;
+  try {
+    response = await fetch(path, {method: "POST", signal, body: JSON.stringify(body),
+      headers: {"Content-Type": "application/json"}});
+  } catch (err) {
+    if (signal.aborted) return null;
+    throw new ApiError("the server does not answer: is levelforge play still running?");
+  }
+  const data = await response.json();
+  if (!response.ok) throw new ApiError(data.error || `error ${response.status}`);
+  return data;
+}
+
+/** Wire the share box's Copy button (#copy copies #share). */
+export function wireCopy() {
+  const share = document.getElementById("share");
+  document.getElementById("copy").onclick = () => {
+    share.select();
+    navigator.clipboard?.writeText(share.value).catch(() => {});
+  };
+}
+
+/** Offer `text` as a file download named `name`. */
+export function download(text, name, type = "text/plain") {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], {type}));
+  a.download = name;
+  a.click();
+}
+
+/** The live answer of an editor: `schedule()` after each edit marks the page
+ * `body[data-state="checking"]` and, once the edits pause, sends `ask()` (one request at a
+ * time; when the design changed meanwhile, `key()` tells, it asks again). `show(answer)`
+ * gets the answer for the design as it is, or null when the request failed (`fail(err)`
+ * first); then the page is `checked`. */
+export function liveCheck({key, ask, show, fail, delay = 250}) {
+  let inFlight = false;
+  let timer = 0;
+  async function run() {
+    if (inFlight) return;
+    inFlight = true;
+    const sent = key();
+    let got = null;
+    try {
+      got = await ask();
+    } catch (err) {
+      fail(err);
+    } finally {
+      inFlight = false;
+    }
+    if (sent !== key()) {
+      run();
+      return;
+    }
+    show(got);
+    document.body.dataset.state = "checked";
+  }
+  return {
+    schedule() {
+      document.body.dataset.state = "checking";
+      clearTimeout(timer);
+      timer = setTimeout(run, delay);
+    },
+    now: run,
+  };
+}
