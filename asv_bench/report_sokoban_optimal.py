@@ -31,8 +31,7 @@ import argparse
 import resource
 import time
 
-from levelforge.sokoban import collections, load_xsb, solve
-from levelforge.sokoban import pairs
+from levelforge.sokoban import collections, load_xsb, pairs, solve
 from levelforge.sokoban.bound import push_lower_bound
 
 

@@ -159,8 +159,7 @@ def pair_bound(h, wbox, nbox, player, cols, dist, pdb):
                 b4 = 4 * (-col - 1)
                 d = np.int64(min(min(dist[g, b4], dist[g, b4 + 1]),
                                  min(dist[g, b4 + 2], dist[g, b4 + 3])))
-            if d < best:
-                best = d
+            best = min(best, d)
         pdb[single + i] = best
         pdb[used + i] = 0
         total += best
@@ -192,4 +191,4 @@ def pair_bound(h, wbox, nbox, player, cols, dist, pdb):
         pdb[used + pdb[pairs + 3 * pick]] = 1
         pdb[used + pdb[pairs + 3 * pick + 1]] = 1
         total += best
-    return total if total > h else h
+    return max(h, total)

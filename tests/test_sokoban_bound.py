@@ -2,15 +2,13 @@
 exhaustive plain-Python search: never above the exact remaining pushes on every state
 reachable from small random levels, dropping by at most one per push (consistent), and
 None only on states plain search proves unsolvable."""
+import naive_sokoban as naive
 import numpy as np
 import pytest
-
 from levelforge.sokoban import Level, collections, solve
 from levelforge.sokoban import pairs as pairs_mod
 from levelforge.sokoban.bound import push_lower_bound
 from levelforge.sokoban.solver import Workspace
-
-import naive_sokoban as naive
 from test_sokoban_solver import pulled_level, random_level
 
 WS = Workspace()
