@@ -23,6 +23,7 @@ from numba import njit
 from .grid import flood_fill
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_heuristic import _any_h, box_columns, matching_cost
+from .sokoban_pairs import pair_bound
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT, C_HEAP,
                             C_NODES, C_START, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT, GROW,
                             HALTED, LIMIT, MAX_G,
@@ -242,7 +243,8 @@ def place_boxes(boxes, nbox, walls, goals, dead, occ, blk, wbox, tmp, width, fst
 def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob, width,
                  nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                  occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-                 hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab):
+                 hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab,
+                 pdb=None):
     """Reset the search workspace and insert the start state (box cells ``boxes[:nbox]``,
     player cell ``player``) with a node cap ``cap``. ``weight`` orders the open list:
     1 is A* on ``g + h`` (push-optimal), ``w > 1`` weighted A* on ``g + w * h``, 0
@@ -250,7 +252,9 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
     never reopen a state). With a goal order ``plan`` (not None; only for ``w != 1``)
     the search is guided by :func:`_any_h` instead of ``h``; with None that code is not
     compiled. ``symtab`` is None or the board's symmetry table (see
-    :func:`search_run`). Returns the status: RUNNING, SOLVED (already solved) or
+    :func:`search_run`). ``pdb``: None (that code is not compiled) or a box-pair
+    pattern database whose admissible bound raises the matching cost (an array of at
+    most one slot: none; see :func:`levelforge.engine.sokoban_pairs.pair_bound`). Returns the status: RUNNING, SOLVED (already solved) or
     UNSOLVABLE (a dead square, frozen box or no matching)."""
     ctr[C_NODES] = 0
     ctr[C_HEAP] = 0
@@ -281,8 +285,10 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
             blk[wbox[i]] = 0
         k0, norm, _ = _canonical(wbox, nbox, m, zob, symtab, queue2)
     box_columns(wbox, nbox, np.int64(norm), compof, walls.shape[0], hside)
-    h = _target_h(matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused),
-                  np.int64(norm), ctr)
+    h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+    if pdb is not None and not bad:
+        h = pair_bound(h, wbox, nbox, np.int64(norm), hside, dist, pdb)
+    h = _target_h(h, np.int64(norm), ctr)
     if bad or h >= UNREACHABLE:
         ctr[C_STATUS] = UNSOLVABLE
         return UNSOLVABLE
@@ -325,7 +331,8 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
 def search_run(budget, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
-               hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab):
+               hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab,
+               pdb=None):
     """Continue the search for at most ``budget`` expansions. When ``symtab`` is not None
     (the board's symmetries, see :func:`levelforge.sokoban.solver.board_symmetries`)
     every state is stored as its canonical image (:func:`_canonical`): images have the
@@ -445,16 +452,21 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                         # for any solution keep the first way (no re-expansions)
                         if g1 < ng[found] and weight == 1:
                             box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
-                            h = _target_h(matching_cost(hside, nbox, dist, hu, hv, hp,
-                                                        hway, hminv, hused), np.int64(norm), ctr)
+                            h = matching_cost(hside, nbox, dist, hu, hv, hp, hway,
+                                              hminv, hused)
+                            if pdb is not None:
+                                h = pair_bound(h, wbox, nbox, norm, hside, dist, pdb)
+                            h = _target_h(h, np.int64(norm), ctr)
                             ng[found] = g1
                             nparent[found] = u
                             nmove[found] = move
                             _heap_push(heap, ctr, _key(g1, h, weight, found))
                     else:
                         box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
-                        h = _target_h(matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv,
-                                                    hused), np.int64(norm), ctr)
+                        h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+                        if pdb is not None:
+                            h = pair_bound(h, wbox, nbox, norm, hside, dist, pdb)
+                        h = _target_h(h, np.int64(norm), ctr)
                         if plan is not None and h < UNREACHABLE:
                             h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)
                         if h >= UNREACHABLE:

@@ -28,6 +28,7 @@ from .fess import FessWorkspace, fess_search
 from .optimizer import WINDOW_NODES, shorten
 from .packing import solve_any
 from .replay import replay
+from . import pairs as _pairs
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -275,6 +276,7 @@ class Solver:
         self.workspace = Workspace()
         self._fess_ws = None  # the feature-space search's arrays, made on its first use
         self._stages = True  # optimal=False starts with the packing stages
+        self._pair_board = None  # pairs.pair_database's arguments in push-optimal solves
         self._target = None  # a solution window's target player cell (levelforge.sokoban.optimize)
 
     def warm_up(self) -> Solver:
@@ -343,6 +345,7 @@ class Solver:
             start += t
             limit.shift(t)
         ws.ctr[_s.C_STAGE] = 0
+        self._pair_board = (walls, dead, goal_cells, width, nbox) if optimal else None
         ws.ctr[_s.C_TARGET] = 0 if self._target is None else self._target + 1
         if optimal:
             found = self._search(board, box_cells, player, cap, 1, None, symtab, limit)
@@ -382,16 +385,19 @@ class Solver:
         so), its LURD solution or None, and the stored and expanded node counts."""
         ws = self.workspace
         walls, width = board[0], board[5]
+        pdb = _pairs.pairs_due(_pairs.NONE, 0, self._pair_board)  # AFTER = 0: at once
         with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
             status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight,
-                                     *board, *ws.search_arrays(), plan, symtab)
+                                     *board, *ws.search_arrays(), plan, symtab, pdb)
             while status == _s.RUNNING or status == _s.GROW:
                 if limit.reason() is not None:
                     status = _s.HALTED
                     break
                 if status == _s.GROW:
                     ws.grow(cap)
-                status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab)
+                pdb = _pairs.pairs_due(pdb, int(ws.ctr[_s.C_EXPANDED]), self._pair_board)
+                status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab,
+                                       pdb)
         nodes = int(ws.ctr[_s.C_NODES])
         expanded = int(ws.ctr[_s.C_EXPANDED])
         if status != _s.SOLVED:

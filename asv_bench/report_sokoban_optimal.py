@@ -1,0 +1,133 @@
+"""Push-optimal Sokoban solving as a markdown table (single process, one core).
+
+    python asv_bench/report_sokoban_optimal.py --xsb FILE [--levels 1-10,17]
+                                               [--caps 2000000,10000000] [--time 60]
+    python asv_bench/report_sokoban_optimal.py --microban [--levels 140-155] [--compare]
+
+Each level is solved once, push-optimal, with ``max_nodes`` the largest cap and
+``time_limit`` ``--time`` seconds. A search below a cap runs identically whatever the
+cap, so "solved within cap C" is "solved with at most C stored states": load-independent
+(a level the clock stopped before the largest cap is marked ``time`` and counts as
+unsolved under the caps it did not reach, so those counts are lower bounds). Per level:
+status, pushes, stored and expanded states, seconds, the lower bound at the start
+(``h0``: the matching heuristic, :func:`levelforge.sokoban.bound.push_lower_bound`) and
+``h0 / pushes`` (the heuristic's strength at the root). The summary gives solved counts
+within ``--time`` s and within each cap, and the process's peak RSS (the node table
+grows with the search and stops at the cap with status ``limit``).
+
+``--compare`` solves every level a second time without the box-pair pattern database
+(:mod:`levelforge.sokoban.pairs`; the matching alone, as before it) and adds that run's
+status and expanded states, the solved counts of both, and the heuristic's strength:
+the ratio of expanded states (without / with) summed over the levels both solve, whose
+push counts must agree (a disagreement is printed as ``MISMATCH``).
+
+Quiet-machine runtime: about 300,000 stored states per second, so a 10M-state level
+ends within ~35-60 s; XSokoban's 90 levels take up to ~75 minutes with the defaults
+(``--levels 1-30``: ~20 minutes; Microban's 155 levels under a 2M cap: ~1 minute, level
+144 most of it); ``--compare`` doubles these.
+Solved counts, pushes and state counts are load-independent; seconds are not.
+"""
+import argparse
+import resource
+import time
+
+from levelforge.sokoban import collections, load_xsb, pairs, solve
+from levelforge.sokoban.bound import push_lower_bound
+
+
+def parse_levels(spec, count):
+    """1-based level numbers from ``"1-10,17"`` (all ``count`` levels for None)."""
+    if spec is None:
+        return list(range(1, count + 1))
+    out = []
+    for part in spec.split(","):
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return [k for k in out if 1 <= k <= count]
+
+
+def peak_rss_mb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def solve_one(level, cap, seconds, with_pairs):
+    """(status, result, seconds); status ``time`` when the clock stopped it below the cap."""
+    saved = pairs.MOST_STATES
+    pairs.MOST_STATES = saved if with_pairs else 0
+    try:
+        t = time.perf_counter()
+        r = solve(level, max_nodes=cap, time_limit=seconds)
+        dt = time.perf_counter() - t
+    finally:
+        pairs.MOST_STATES = saved
+    status = "time" if r.status == "limit" and r.nodes < cap else r.status
+    return status, r, dt
+
+
+def counts(rows, caps, seconds, label):
+    n = len(rows)
+    print(f"| solved within {seconds:g} s{label} | {sum(s == 'solved' for s, _, _ in rows)}/{n} |")
+    for cap in caps:
+        got = sum(s == "solved" and r.nodes <= cap for s, r, _ in rows)
+        short = sum(s == "time" and r.nodes < cap for s, r, _ in rows)
+        note = f" ({short} stopped by the clock first)" if short else ""
+        print(f"| solved within {cap:,} stored states{label} | {got}/{n}{note} |")
+
+
+def run(levels, numbers, caps, seconds, compare):
+    caps = sorted(caps)
+    solve(levels[0], max_nodes=1000)  # compile outside the timing
+    rows, plain = [], []
+    extra = " without pairs | expanded without | ratio |" if compare else ""
+    print("| level | status | pushes | stored | expanded | s | h0 | h0/pushes |" + extra)
+    print("|---|---|---|---|---|---|---|---|" + ("---|---|---|" if compare else ""))
+    for k in numbers:
+        level = levels[k - 1]
+        h0 = push_lower_bound(level)
+        status, r, dt = solve_one(level, caps[-1], seconds, True)
+        rows.append((status, r, dt))
+        strength = f"{h0 / r.pushes:.2f}" if r.solved and r.pushes else "-"
+        line = (f"| {k} | {status} | {r.pushes if r.solved else '-'} | {r.nodes} | "
+                f"{r.expanded} | {dt:.1f} | {h0 if h0 is not None else '-'} | {strength} |")
+        if compare:
+            status2, r2, dt2 = solve_one(level, caps[-1], seconds, False)
+            plain.append((status2, r2, dt2))
+            ratio = "-"
+            if r.solved and r2.solved:
+                ratio = "MISMATCH" if r.pushes != r2.pushes else f"{r2.expanded / max(r.expanded, 1):.2f}"
+            line += f" {status2} | {r2.expanded} | {ratio} |"
+        print(line, flush=True)
+    print()
+    print("| measure | value |")
+    print("|---|---|")
+    counts(rows, caps, seconds, "")
+    if compare:
+        counts(plain, caps, seconds, " (matching alone)")
+        both = [(a[1], b[1]) for a, b in zip(rows, plain) if a[1].solved and b[1].solved]
+        if both:
+            ratio = sum(b.expanded for _, b in both) / max(1, sum(a.expanded for a, _ in both))
+            print(f"| expanded without / with pairs, {len(both)} levels both solve | {ratio:.2f} |")
+    print(f"| unsolvable (proved) | {sum(s == 'unsolvable' for s, _, _ in rows)} |")
+    print(f"| total s | {sum(dt for _, _, dt in rows + plain):.0f} |")
+    print(f"| peak RSS | {peak_rss_mb():.0f} MB |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--xsb", help="an .xsb collection (e.g. the 90 XSokoban levels)")
+    src.add_argument("--microban", action="store_true", help="the bundled Microban 155")
+    ap.add_argument("--levels", help="1-based numbers, e.g. 1-10,17 (default: all)")
+    ap.add_argument("--caps", default="2000000,10000000",
+                    help="stored-state caps, comma-separated (the largest bounds each solve)")
+    ap.add_argument("--time", type=float, default=60.0, help="seconds per level")
+    ap.add_argument("--compare", action="store_true",
+                    help="also solve without the box-pair database (nodes ratio)")
+    args = ap.parse_args()
+    levels = collections.load("microban") if args.microban else load_xsb(args.xsb)
+    caps = [int(c) for c in args.caps.split(",")]
+    run(levels, parse_levels(args.levels, len(levels)), caps, args.time, args.compare)
+
+
+if __name__ == "__main__":
+    main()

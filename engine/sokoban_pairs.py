@@ -1,0 +1,194 @@
+"""A pattern database over box pairs for the push-optimal search: the exact pushes that
+bring two boxes, alone on the board, onto two goals, for every pair of live cells and
+every player cell (a retrograde breadth-first search of pulls from the goal pairs, built
+once per solve), and the lower bound it gives on a state of many boxes.
+
+Why the bound is admissible. Take any solution of a state and two of its boxes ``i``,
+``j``. Delete the other boxes: every walk of the player stays legal (fewer obstacles) and
+the pushes of ``i`` and ``j`` happen in the same order, so they solve the two-box
+problem from the same player cell; hence ``pushes(i) + pushes(j) >= pair(i, j)``. A
+lone box likewise needs ``pushes(u) >= single(u)`` (its push distance from the side the
+player reaches, as the matching uses). For disjoint pairs and the remaining singles the
+pushes add up to at most the solution's total, so ``sum(pair) + sum(single)`` is a lower
+bound for ANY choice of disjoint pairs (the greedy choice below is just one), and the
+maximum of two lower bounds (this and the min-cost matching) is one too. A pair with no
+two-box solution proves the whole state unsolvable (the same argument).
+
+The A* of :mod:`levelforge.engine.sokoban` reopens states reached more cheaply and
+tests a state when it is generated; with an admissible bound that keeps every solution
+push-optimal (the parent popped has ``f <= optimum`` and ``h >= 1``), consistency is not
+needed.
+
+Layout of the one int32 array ``pdb`` (see :func:`pair_table_size`): ``pdb[0] = L`` live
+cells, ``pdb[1] = F`` floor cells, ``pdb[2] = n`` cells, ``pdb[3] = k`` boxes, then
+``lidx[n]`` (live index or -1), ``fidx[n]`` (floor index or -1), ``lcell[n]`` and
+``fcell[n]`` (the cells of those indices), the table
+``[(a * L + b) * F + p]`` for live indices ``a < b`` (-1: no solution), and a work area
+of ``2 * k + 3 * k * (k - 1) / 2`` slots for the pairing (see :func:`pair_bound`).
+"""
+import numpy as np
+from numba import njit
+
+from .sokoban_state import UNREACHABLE
+
+HEAD = 4
+
+
+def pair_table_size(live, floor, cells, boxes):
+    """Slots of the ``pdb`` array for ``live`` live cells, ``floor`` floor cells, a board
+    of ``cells`` cells and ``boxes`` boxes."""
+    return HEAD + 4 * cells + live * live * floor + 2 * boxes + 3 * boxes * (boxes - 1) // 2
+
+
+@njit(cache=True, _nrt=False)
+def pair_build(walls, dead, goal_cells, width, pdb, cur, nxt):
+    """Fill ``pdb`` (header, indices and table already sized by the caller: ``pdb[:4]``
+    and the index maps set, the table to be written) by a layered breadth-first search
+    of pulls from every state with both boxes on goals: walking costs 0, a pull 1.
+    ``cur`` and ``nxt`` are int32 work arrays of ``L * L * F`` slots each. A state's
+    value is the least number of pushes that puts both boxes on goals."""
+    steps = (-width, -1, 1, width)
+    L = pdb[0]
+    F = pdb[1]
+    n = pdb[2]
+    lidx = HEAD
+    fidx = HEAD + n
+    lcell = HEAD + 2 * n
+    fcell = HEAD + 3 * n
+    tab = HEAD + 4 * n
+    size = L * L * F
+    for i in range(size):
+        pdb[tab + i] = -1
+    ncur = 0
+    ng = goal_cells.shape[0]
+    for x in range(ng):
+        for y in range(x + 1, ng):
+            a = pdb[lidx + goal_cells[x]]
+            b = pdb[lidx + goal_cells[y]]
+            if a < 0 or b < 0:
+                continue
+            if a > b:
+                a, b = b, a
+            for c in range(n):
+                p = pdb[fidx + c]
+                if p < 0 or c == goal_cells[x] or c == goal_cells[y]:
+                    continue
+                s = (a * L + b) * F + p
+                if pdb[tab + s] < 0:
+                    pdb[tab + s] = 0
+                    cur[ncur] = s
+                    ncur += 1
+    d = 0
+    while ncur > 0:
+        nnxt = 0
+        i = 0
+        while i < ncur:
+            s = cur[i]
+            i += 1
+            if pdb[tab + s] != d:
+                continue
+            p = s % F
+            ab = s // F
+            a = ab // L
+            b = ab % L
+            pc = pdb[fcell + p]
+            ca = pdb[lcell + a]
+            cb = pdb[lcell + b]
+            for k in range(4):
+                q = pc + steps[k]
+                if walls[q] or pdb[fidx + q] < 0:
+                    continue
+                if q == ca or q == cb:
+                    # a pull: the box on q follows the player stepping from pc to pc - step
+                    back = pc - steps[k]
+                    if walls[back] or back == ca or back == cb or pdb[fidx + back] < 0:
+                        continue
+                    moved = pdb[lidx + pc]
+                    if moved < 0:
+                        continue
+                    other = b if q == ca else a
+                    na, nb = (moved, other) if moved < other else (other, moved)
+                    t = (na * L + nb) * F + pdb[fidx + back]
+                    if pdb[tab + t] < 0 or pdb[tab + t] > d + 1:
+                        pdb[tab + t] = d + 1
+                        nxt[nnxt] = t
+                        nnxt += 1
+                else:  # a walk: same distance
+                    t = ab * F + pdb[fidx + q]
+                    if pdb[tab + t] < 0 or pdb[tab + t] > d:
+                        pdb[tab + t] = d
+                        cur[ncur] = t
+                        ncur += 1
+        d += 1
+        ncur = 0
+        for j in range(nnxt):  # each state once: drop those settled nearer since
+            if pdb[tab + nxt[j]] == d:
+                cur[ncur] = nxt[j]
+                ncur += 1
+
+
+@njit(cache=True, _nrt=False)
+def pair_bound(h, wbox, nbox, player, cols, dist, pdb):
+    """The larger of ``h`` (the matching cost of boxes ``wbox[:nbox]``, columns ``cols``
+    from :func:`levelforge.engine.sokoban_heuristic.box_columns`) and the pair bound:
+    each box's single cost (its least ``dist`` over goals, from its column) plus, over
+    disjoint pairs chosen greedily by largest gain, ``pair - single - single`` where a
+    pair's table value beats its two singles. ``UNREACHABLE`` when a pair of boxes has
+    no two-box solution from the player cell ``player``. Any choice of disjoint pairs
+    gives a lower bound (module docstring), so the greedy choice keeps admissibility."""
+    if h >= UNREACHABLE or pdb.shape[0] <= 1:
+        return h  # a dead end already, or no database (an empty or one-slot array)
+    L = pdb[0]
+    F = pdb[1]
+    n = pdb[2]
+    tab = HEAD + 4 * n
+    single = tab + L * L * F
+    used = single + nbox
+    pairs = used + nbox
+    p = pdb[HEAD + n + player]
+    total = np.int64(0)
+    for i in range(nbox):
+        if pdb[HEAD + wbox[i]] < 0:
+            return h  # a box off the live cells: the table says nothing
+        col = cols[i]
+        best = np.int64(UNREACHABLE)
+        for g in range(dist.shape[0]):
+            if col >= 0:
+                d = np.int64(dist[g, col])
+            else:
+                b4 = 4 * (-col - 1)
+                d = np.int64(min(min(dist[g, b4], dist[g, b4 + 1]),
+                                 min(dist[g, b4 + 2], dist[g, b4 + 3])))
+            best = min(best, d)
+        pdb[single + i] = best
+        pdb[used + i] = 0
+        total += best
+    m = 0
+    for i in range(nbox):
+        a = pdb[HEAD + wbox[i]]
+        for j in range(i + 1, nbox):
+            b = pdb[HEAD + wbox[j]]
+            v = pdb[tab + ((a * L + b) if a < b else (b * L + a)) * F + p]
+            if v < 0:
+                return np.int64(UNREACHABLE)
+            gain = v - pdb[single + i] - pdb[single + j]
+            if gain > 0:
+                pdb[pairs + 3 * m] = i
+                pdb[pairs + 3 * m + 1] = j
+                pdb[pairs + 3 * m + 2] = gain
+                m += 1
+    while True:
+        best = 0
+        pick = -1
+        for q in range(m):
+            g = pdb[pairs + 3 * q + 2]
+            if g > best and pdb[used + pdb[pairs + 3 * q]] == 0 \
+                    and pdb[used + pdb[pairs + 3 * q + 1]] == 0:
+                best = g
+                pick = q
+        if pick < 0:
+            break
+        pdb[used + pdb[pairs + 3 * pick]] = 1
+        pdb[used + pdb[pairs + 3 * pick + 1]] = 1
+        total += best
+    return max(h, total)
