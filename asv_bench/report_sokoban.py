@@ -128,7 +128,9 @@ def campaign_table(args, stages=None):
             "p10 / p25 / median / p75 / p90 / max | target | in target | median ms |",
             "|---|---|---|---|---|---|---|---|"]
     for i, (w, h, b, iw, _) in enumerate(CAMPAIGN_STAGES):
-        probe = Generator(width=w, height=h, boxes=b, inner_walls=iw, pushes=(32000, 32000),
+        # 60 pulls make optima of at most 60 pushes, so a target of 61 is never met and
+        # the closest candidate, the longest optimum met, comes back
+        probe = Generator(width=w, height=h, boxes=b, inner_walls=iw, pushes=(61, 61),
                           skip=1, rebuilds=1, max_pulls=60, node_cap=200_000)
         lengths = [probe.generate(s).pushes for s in range(args.campaign_boards)]
         cfg = campaign(i * LEVELS_PER_STAGE)
