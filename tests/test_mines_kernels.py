@@ -7,7 +7,6 @@ from hypothesis import given, settings, strategies as st
 
 from levelforge.engine import mines as K
 from levelforge.engine import mines_count as C
-from levelforge.engine import mines_enum as E
 from levelforge.engine import mines_witness as W
 
 import naive_mines as naive

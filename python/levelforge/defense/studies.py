@@ -18,7 +18,7 @@ from ..errors import ConfigError
 from ..seeding import check_seed
 from ..timing import ms_since, now_ns
 from .game import Defense, Rules
-from .probes import CampaignResult, _Board, _run_chunks, _scenario, _split, _xy, probe_campaign
+from .probes import CampaignResult, _Board, _run_chunks, _scenario, _split, probe_campaign
 from .scenario import Scenario
 
 REGIONS_X = ("west", "centre", "east")
