@@ -167,3 +167,36 @@ def box_neighbours(shape, diagonal):
         flat = np.ravel_multi_index(tuple(nb[inside].T), shape)
         table[inside, k] = flat
     return table
+
+
+@njit(cache=True, _nrt=False)
+def ring_runs(blk, width, c):
+    """How many runs of open cells (``blk == 0``) the ring of eight cells around ``c``
+    holds that contain one of its four orthogonal neighbours, or 1 when the whole ring is
+    open. At most 1 means that blocking ``c`` cannot split the open cells around it: every
+    path through ``c`` can go round it (the cheap test of the searches' player regions)."""
+    # the eight cells around a cell, in cyclic order from up, clockwise
+    ring = (-width, -width + 1, 1, width + 1, width, width - 1, -1, -width - 1)
+    start = -1
+    for k in range(8):
+        if blk[c + ring[k]] != 0:
+            start = k
+            break
+    if start < 0:
+        return 1
+    runs = 0
+    open_run = False
+    has4 = False
+    for j in range(1, 9):
+        k = (start + j) & 7
+        if blk[c + ring[k]] == 0:
+            if not open_run:
+                open_run = True
+                has4 = False
+            if (k & 1) == 0:
+                has4 = True
+        else:
+            if open_run and has4:
+                runs += 1
+            open_run = False
+    return runs

@@ -20,7 +20,7 @@ clears anything).
 import numpy as np
 from numba import njit
 
-from .grid import flood_fill
+from .grid import flood_fill, ring_runs
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_heuristic import _any_h, box_columns, matching_cost
 from .sokoban_pairs import pair_bound
@@ -115,36 +115,12 @@ def _child_norm(blk, width, b, t, pnorm, stamp, epoch, stamp2, ctr, queue2):
     (every path through ``t`` can go round it). Then the child's region is ``R - {t}``
     plus the open cells outside ``R`` joined through ``b`` (a fill of those only, on
     ``stamp2``/``queue2``), and its smallest cell follows unless ``t == pnorm``."""
-    # the eight cells around a cell, in cyclic order from up, clockwise
-    ring = (-width, -width + 1, 1, width + 1, width, width - 1, -1, -width - 1)
     steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     if stamp[t] == epoch:
         if t == pnorm:
             return -1
-        # count runs of open ring cells that contain an orthogonal neighbour
-        start = -1
-        for k in range(8):
-            if blk[t + ring[k]] != 0:
-                start = k
-                break
-        if start >= 0:
-            runs = 0
-            open_run = False
-            has4 = False
-            for j in range(1, 9):
-                k = (start + j) & 7
-                if blk[t + ring[k]] == 0:
-                    if not open_run:
-                        open_run = True
-                        has4 = False
-                    if (k & 1) == 0:
-                        has4 = True
-                else:
-                    if open_run and has4:
-                        runs += 1
-                    open_run = False
-            if runs > 1:
-                return -1
+        if ring_runs(blk, width, t) > 1:
+            return -1
     best = pnorm
     ctr[C_FILL2] += 1
     ep = ctr[C_FILL2]

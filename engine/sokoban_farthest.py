@@ -17,7 +17,7 @@ ask for farthest-state generation never compiles it. Boards are flat, enclosed a
 import numpy as np
 from numba import njit
 
-from .grid import flood_fill
+from .grid import flood_fill, ring_runs
 
 COMPLETE = 1  # the whole pull space was searched
 CAPPED = 2    # the cap was reached: the states met have exact depths, others are missing
@@ -97,33 +97,11 @@ def _pull_norm(blk, width, b, p, q, pnorm, stamp, epoch, stamp2, epoch2, queue2)
     the child's region is ``R - {p}`` plus ``b`` and the open cells outside ``R`` joined
     through ``b`` (a fill of those only). Otherwise, or when ``p`` was ``R``'s smallest
     cell, a fill of the whole region."""
-    ring = (-width, -width + 1, 1, width + 1, width, width - 1, -1, -width - 1)
     steps = (-width, -1, 1, width)
     if p == pnorm:
         return _region_min(blk, width, q, stamp2, epoch2, queue2)
-    start = -1
-    for k in range(8):
-        if blk[p + ring[k]] != 0:
-            start = k
-            break
-    if start >= 0:
-        runs = 0
-        open_run = False
-        has4 = False
-        for j in range(1, 9):
-            k = (start + j) & 7
-            if blk[p + ring[k]] == 0:
-                if not open_run:
-                    open_run = True
-                    has4 = False
-                if (k & 1) == 0:
-                    has4 = True
-            else:
-                if open_run and has4:
-                    runs += 1
-                open_run = False
-        if runs > 1:
-            return _region_min(blk, width, q, stamp2, epoch2, queue2)
+    if ring_runs(blk, width, p) > 1:
+        return _region_min(blk, width, q, stamp2, epoch2, queue2)
     best = pnorm
     stamp2[b] = epoch2
     queue2[0] = b

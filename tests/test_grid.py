@@ -114,3 +114,33 @@ def test_item_seeds_are_stable_and_distinct():
 def test_check_seed_rejects_bad_seeds(bad):
     with pytest.raises(ConfigError):
         check_seed(bad)
+
+
+def _naive_ring_runs(open_cells):
+    """Runs of open cells around the ring (8 booleans, clockwise from up) that contain an
+    orthogonal neighbour (even index); 1 when the whole ring is open."""
+    if all(open_cells):
+        return 1
+    start = open_cells.index(False)
+    order = [open_cells[(start + j) % 8] for j in range(1, 9)]
+    idx = [(start + j) % 8 for j in range(1, 9)]
+    runs, run = 0, []
+    for k, is_open in zip(idx, order):
+        if is_open:
+            run.append(k)
+        else:
+            runs += any(i % 2 == 0 for i in run)
+            run = []
+    return runs
+
+
+def test_ring_runs_counts_every_neighbourhood_as_the_naive_rule():
+    from levelforge.engine.grid import ring_runs
+    width = 3
+    offsets = (-width, -width + 1, 1, width + 1, width, width - 1, -1, -width - 1)
+    for mask in range(256):  # every ring of eight around the centre of a 3x3 board
+        blk = np.zeros(9, np.uint8)
+        open_cells = [(mask >> k) & 1 == 0 for k in range(8)]
+        for k in range(8):
+            blk[4 + offsets[k]] = 0 if open_cells[k] else 1
+        assert ring_runs(blk, width, 4) == _naive_ring_runs(open_cells), mask
