@@ -200,3 +200,28 @@ def ring_runs(blk, width, c):
                 runs += 1
             open_run = False
     return runs
+
+
+@njit(cache=True, _nrt=False)
+def outside_min(blk, width, b, best, stamp, epoch, stamp2, epoch2, queue2):
+    """The smallest of ``best`` and the open cells (``blk == 0``) reached from ``b``
+    without entering the region ``stamp == epoch``: a fill of those cells only, marked
+    ``stamp2 == epoch2`` (``b`` included), queued in ``queue2``. The searches use it for
+    the player region after a push or pull that left the region whole."""
+    steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
+    stamp2[b] = epoch2
+    queue2[0] = b
+    head = 0
+    tail = 1
+    while head < tail:
+        c = queue2[head]
+        head += 1
+        if c < best:
+            best = c
+        for d in range(4):
+            nb = c + steps[d]
+            if blk[nb] == 0 and stamp[nb] != epoch and stamp2[nb] != epoch2:
+                stamp2[nb] = epoch2
+                queue2[tail] = nb
+                tail += 1
+    return best

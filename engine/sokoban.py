@@ -20,7 +20,7 @@ clears anything).
 import numpy as np
 from numba import njit
 
-from .grid import flood_fill, ring_runs
+from .grid import flood_fill, outside_min, ring_runs
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_heuristic import _any_h, box_columns, matching_cost
 from .sokoban_pairs import pair_bound
@@ -115,31 +115,13 @@ def _child_norm(blk, width, b, t, pnorm, stamp, epoch, stamp2, ctr, queue2):
     (every path through ``t`` can go round it). Then the child's region is ``R - {t}``
     plus the open cells outside ``R`` joined through ``b`` (a fill of those only, on
     ``stamp2``/``queue2``), and its smallest cell follows unless ``t == pnorm``."""
-    steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     if stamp[t] == epoch:
         if t == pnorm:
             return -1
         if ring_runs(blk, width, t) > 1:
             return -1
-    best = pnorm
     ctr[C_FILL2] += 1
-    ep = ctr[C_FILL2]
-    stamp2[b] = ep
-    queue2[0] = b
-    head = 0
-    tail = 1
-    while head < tail:
-        c = queue2[head]
-        head += 1
-        if c < best:
-            best = c
-        for d in range(4):
-            nb = c + steps[d]
-            if blk[nb] == 0 and stamp[nb] != epoch and stamp2[nb] != ep:
-                stamp2[nb] = ep
-                queue2[tail] = nb
-                tail += 1
-    return best
+    return outside_min(blk, width, b, pnorm, stamp, epoch, stamp2, ctr[C_FILL2], queue2)
 
 
 @njit(cache=True, _nrt=False)

@@ -17,7 +17,7 @@ ask for farthest-state generation never compiles it. Boards are flat, enclosed a
 import numpy as np
 from numba import njit
 
-from .grid import flood_fill, ring_runs
+from .grid import flood_fill, outside_min, ring_runs
 
 COMPLETE = 1  # the whole pull space was searched
 CAPPED = 2    # the cap was reached: the states met have exact depths, others are missing
@@ -97,28 +97,11 @@ def _pull_norm(blk, width, b, p, q, pnorm, stamp, epoch, stamp2, epoch2, queue2)
     the child's region is ``R - {p}`` plus ``b`` and the open cells outside ``R`` joined
     through ``b`` (a fill of those only). Otherwise, or when ``p`` was ``R``'s smallest
     cell, a fill of the whole region."""
-    steps = (-width, -1, 1, width)
     if p == pnorm:
         return _region_min(blk, width, q, stamp2, epoch2, queue2)
     if ring_runs(blk, width, p) > 1:
         return _region_min(blk, width, q, stamp2, epoch2, queue2)
-    best = pnorm
-    stamp2[b] = epoch2
-    queue2[0] = b
-    head = 0
-    tail = 1
-    while head < tail:
-        c = queue2[head]
-        head += 1
-        if c < best:
-            best = c
-        for d in range(4):
-            nb = c + steps[d]
-            if blk[nb] == 0 and stamp[nb] != epoch and stamp2[nb] != epoch2:
-                stamp2[nb] = epoch2
-                queue2[tail] = nb
-                tail += 1
-    return best
+    return outside_min(blk, width, b, pnorm, stamp, epoch, stamp2, epoch2, queue2)
 
 
 @njit(cache=True, _nrt=False)

@@ -144,3 +144,28 @@ def test_ring_runs_counts_every_neighbourhood_as_the_naive_rule():
         for k in range(8):
             blk[4 + offsets[k]] = 0 if open_cells[k] else 1
         assert ring_runs(blk, width, 4) == _naive_ring_runs(open_cells), mask
+
+
+def test_outside_min_is_the_smallest_cell_reached_around_a_region():
+    from levelforge.engine.grid import outside_min
+    rng = np.random.default_rng(5)
+    width = 9
+    for _ in range(200):
+        blk = (rng.random(width * width) < 0.3).astype(np.uint8)
+        blk[:width] = blk[-width:] = blk[::width] = blk[width - 1::width] = 1
+        stamp = np.where(rng.random(width * width) < 0.3, 7, 0).astype(np.int64)
+        free = [c for c in range(width * width) if blk[c] == 0 and stamp[c] != 7]
+        if not free:
+            continue
+        b = int(rng.choice(free))
+        seen, todo = {b}, [b]  # plain breadth-first fill outside the region
+        while todo:
+            c = todo.pop()
+            for nb in (c - width, c - 1, c + 1, c + width):
+                if blk[nb] == 0 and stamp[nb] != 7 and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        best = int(rng.integers(0, width * width))
+        got = outside_min(blk, width, b, best, stamp, 7, np.zeros(width * width, np.int64), 1,
+                          np.zeros(width * width, np.int32))
+        assert got == min(best, *seen)
