@@ -1,7 +1,7 @@
 // Lighthouse scenario editor: paint the map, edit the waves and the material; the server
 // answers with the legal cells (and why not), the routes, and a balance report in pieces.
-import {api, setStatus, showError, topBar, typing} from "./common.js";
-import {download, liveCheck, post, wireCopy} from "./editing.js";
+import {api, setStatus, showError, topBar} from "./common.js";
+import {download, liveCheck, post, wireCopy, wireTools} from "./editing.js";
 
 const $ = (id) => document.getElementById(id);
 const PARTS = 8;
@@ -216,18 +216,7 @@ function wire() {
     const t = e.target.closest("#grid i");
     if (t) edit(() => paint(Number(t.dataset.x), Number(t.dataset.y)));
   });
-  const tools = [...document.querySelectorAll("[data-tool]")];
-  const pick = (t) => {
-    tool = t;
-    for (const b of tools) b.setAttribute("aria-pressed", String(b.dataset.tool === t));
-  };
-  for (const b of tools) b.onclick = () => pick(b.dataset.tool);
-  document.addEventListener("keydown", (e) => {
-    if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.key === "z" || e.key === "Z") undo();
-    else if ("12345".includes(e.key) && e.key.length === 1) pick(tools[Number(e.key) - 1].dataset.tool);
-  });
-  $("undo").onclick = undo;
+  wireTools((t) => { tool = t; }, undo);
   $("economy").addEventListener("change", (e) => {
     const k = e.target.dataset.economy;
     if (k) edit(() => { sc.economy[k] = Number(e.target.value); });

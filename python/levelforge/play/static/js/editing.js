@@ -1,5 +1,5 @@
 // Shared by the editor pages: a request that Stop can cancel, and the share box.
-import {ApiError} from "./common.js";
+import {ApiError, typing} from "./common.js";
 
 /** POST `body` as JSON to `path`; null when `signal` aborted it (the server then stops
  * the request's worker), else the parsed answer or an ApiError with the server's message. */
@@ -69,4 +69,23 @@ export function liveCheck({key, ask, show, fail, delay = 250}) {
     },
     now: run,
   };
+}
+
+/** Wire the tool buttons (`[data-tool]`; a click or the keys 1..n pick one, which
+ * `onPick(name)` is told and `aria-pressed` marks) and undo (the #undo button and the z
+ * key; Ctrl+Z too where `ctrlUndo`). */
+export function wireTools(onPick, undo, {ctrlUndo = false} = {}) {
+  const tools = [...document.querySelectorAll("[data-tool]")];
+  const pick = (t) => {
+    onPick(t);
+    for (const b of tools) b.setAttribute("aria-pressed", String(b.dataset.tool === t));
+  };
+  for (const b of tools) b.onclick = () => pick(b.dataset.tool);
+  document.getElementById("undo").onclick = undo;
+  document.addEventListener("keydown", (e) => {
+    if (typing(e) || e.ctrlKey && !(ctrlUndo && e.key === "z") || e.metaKey || e.altKey) return;
+    const n = e.key.length === 1 ? Number(e.key) : 0;
+    if (e.key === "z" || e.key === "Z") undo();
+    else if (n >= 1 && n <= tools.length) pick(tools[n - 1].dataset.tool);
+  });
 }

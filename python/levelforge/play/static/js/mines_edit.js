@@ -1,7 +1,7 @@
 // Mines board editor: place mines layer by layer and a first open; the server answers
 // whether the board is won from there without guessing, and its rating.
-import {api, setStatus, showError, topBar, typing} from "./common.js";
-import {liveCheck, wireCopy} from "./editing.js";
+import {api, setStatus, showError, topBar} from "./common.js";
+import {liveCheck, wireCopy, wireTools} from "./editing.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -191,18 +191,7 @@ function undo() {
 
 function wire() {
   $("grid").addEventListener("click", clickCell);
-  const tools = [...document.querySelectorAll("[data-tool]")];
-  const pick = (t) => {
-    tool = t;
-    for (const b of tools) b.setAttribute("aria-pressed", String(b.dataset.tool === t));
-  };
-  for (const b of tools) b.onclick = () => pick(b.dataset.tool);
-  document.addEventListener("keydown", (e) => {
-    if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.key === "z" || e.key === "Z") undo();
-    else if (e.key === "1" || e.key === "2") pick(tools[Number(e.key) - 1].dataset.tool);
-  });
-  $("undo").onclick = undo;
+  wireTools((t) => { tool = t; }, undo);
   const side = (id) => Math.max(1, Math.min(32, Math.round(Number($(id).value) || 1)));
   $("resize").onclick = () => resize(side("width"), side("height"), side("depth"));
   $("clear").onclick = () => {

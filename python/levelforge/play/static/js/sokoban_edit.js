@@ -1,7 +1,7 @@
 // Sokoban editor: paint a level; the server checks it (validity, dead squares, the
 // push-optimal solver) as you draw, improves it in pieces, and encodes the share link.
-import {api, setStatus, showError, sleep, topBar, typing} from "./common.js";
-import {download, liveCheck, post, wireCopy} from "./editing.js";
+import {api, setStatus, showError, sleep, topBar} from "./common.js";
+import {download, liveCheck, post, wireCopy, wireTools} from "./editing.js";
 
 const $ = (id) => document.getElementById(id);
 const ROOM = ["##########", "#        #", "# @ $  . #", "#        #", "#   $  . #",
@@ -246,18 +246,7 @@ function wire() {
     changed();
   });
   window.addEventListener("pointerup", () => { down = false; });
-  const tools = [...document.querySelectorAll("[data-tool]")];
-  const pick = (t) => {
-    tool = t;
-    for (const b of tools) b.setAttribute("aria-pressed", String(b.dataset.tool === t));
-  };
-  for (const b of tools) b.onclick = () => pick(b.dataset.tool);
-  $("undo").onclick = undo;
-  document.addEventListener("keydown", (e) => {
-    if (typing(e) || e.ctrlKey && e.key !== "z" || e.metaKey || e.altKey) return;
-    if (e.key === "z" || e.key === "Z") undo();
-    else if ("12345".includes(e.key) && e.key.length === 1) pick(tools[Number(e.key) - 1].dataset.tool);
-  });
+  wireTools((t) => { tool = t; }, undo, {ctrlUndo: true});
   $("time-limit").onchange = () => live.now();
   $("show").onclick = showSolution;
   $("form-improve").onsubmit = (e) => { e.preventDefault(); improve(e.target); };

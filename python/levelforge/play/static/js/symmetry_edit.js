@@ -1,7 +1,7 @@
 // Symmetry editor: place start, goal, required points and forbidden edges on A and B; the
 // server counts the solutions as you edit and finishes the puzzle with the generator's step.
-import {api, setStatus, showError, topBar, typing} from "./common.js";
-import {download, liveCheck, wireCopy} from "./editing.js";
+import {api, setStatus, showError, topBar} from "./common.js";
+import {download, liveCheck, wireCopy, wireTools} from "./editing.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -134,18 +134,7 @@ function wire() {
   for (const [id, board] of [["board-a", "A"], ["board-b", "B"]]) {
     $(id).addEventListener("click", (e) => edit(board, e));
   }
-  const tools = [...document.querySelectorAll("[data-tool]")];
-  const pick = (t) => {
-    tool = t;
-    for (const b of tools) b.setAttribute("aria-pressed", String(b.dataset.tool === t));
-  };
-  for (const b of tools) b.onclick = () => pick(b.dataset.tool);
-  document.addEventListener("keydown", (e) => {
-    if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.key === "z" || e.key === "Z") undo();
-    else if ("1234".includes(e.key) && e.key.length === 1) pick(tools[Number(e.key) - 1].dataset.tool);
-  });
-  $("undo").onclick = undo;
+  wireTools((t) => { tool = t; }, undo);
   $("finish").onclick = finishIt;
   $("size").onchange = () => {
     undoStack.push(key(state));
