@@ -22,28 +22,18 @@ from typing import Any, Iterator, Literal
 
 import numpy as np
 
+from ..cancel import check_time_limit
 from ..errors import ConfigError, LevelFormatError
 from ..timing import ms_since, now_ns
 from .enclosure import outside as _outside
 from .difficulty import _reachable, dead_squares
 from .level import MAX_SIDE, Level
-from .solver import DEFAULT_MAX_NODES, MAX_BOXES, Solver
+from .solver import DEFAULT_MAX_NODES, MAX_BOXES, solve
 
 INVALID = "invalid"
 _FLOOR = " -_"
 _RLE_CHARS = "#@+$*.-_ "
 
-_SOLVER = []  # the editor's solver, made on first use
-
-
-def _solve(level, **limits):
-    """Solve with the editor's own solver. Its hash keys are drawn once for the largest
-    board, so that the effort it reports (stored states) depends on the level alone, not
-    on the levels solved before it in this process."""
-    if not _SOLVER:
-        _SOLVER.append(Solver())
-        _SOLVER[0].workspace.ensure(MAX_SIDE * MAX_SIDE, 4, 16)
-    return _SOLVER[0].solve(level, **limits)
 
 
 __all__ = ["Check", "Improvement", "check", "dead_squares", "from_rle", "improve", "to_rle"]
@@ -145,6 +135,7 @@ def check(level: Level | str, time_limit: float = 2.0,
     ('no boxes',)
     """
     start = now_ns()
+    time_limit = check_time_limit(time_limit)
     text = "\n".join(level.rows()) if isinstance(level, Level) else level
     width, height, walls, goals, boxes, players = _grid(text)
     xsb = "\n".join(_board_rows(text))
@@ -158,7 +149,9 @@ def check(level: Level | str, time_limit: float = 2.0,
     if len(parsed.boxes) > MAX_BOXES:
         return Check(xsb, width, height, (), "limit", dead, elapsed_ms=ms_since(start),
                      note=f"the solver handles at most {MAX_BOXES} boxes")
-    r = _solve(parsed, max_nodes=max_nodes, time_limit=time_limit)
+    if time_limit is not None:  # the limit covers the whole check, not the search alone
+        time_limit = max(1e-3, time_limit - (now_ns() - start) / 1e9)
+    r = solve(parsed, max_nodes=max_nodes, time_limit=time_limit)
     return Check(xsb, width, height, (), r.status, dead, r.pushes, r.moves, r.solution,
                  r.nodes, r.expanded, ms_since(start))
 
@@ -337,7 +330,7 @@ def improve(level: Level, *, seed: int = 0, attempts: int = 200, first: int = 0,
             raise ConfigError(f"{name} must be an integer >= {lo}, got {value!r}")
     if criterion not in ("pushes", "effort"):
         raise ConfigError(f"criterion must be 'pushes' or 'effort', got {criterion!r}")
-    best = _solve(level, max_nodes=max_nodes)
+    best = solve(level, max_nodes=max_nodes)
     if not best.solved:
         raise ConfigError(f"improve() starts from a solved level; the solver's answer for "
                           f"this one is {best.status} (within {max_nodes} states)")
@@ -350,7 +343,7 @@ def improve(level: Level, *, seed: int = 0, attempts: int = 200, first: int = 0,
         candidate = _mutate(level, floor, rng)
         if candidate is None or candidate.is_solved:
             continue
-        r = _solve(candidate, max_nodes=max_nodes)
+        r = solve(candidate, max_nodes=max_nodes)
         if r.solved and _score(r, criterion) > score:
             level, score = candidate, _score(r, criterion)
             yield Improvement(level, r.pushes, r.moves, r.solution, r.nodes, k, score)

@@ -20,7 +20,7 @@ from ..engine import sokoban as _k
 from ..engine import sokoban_board as _b
 from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
-from ..cancel import CANCELLED, Cancel, Limit  # noqa: F401 (a status name)
+from ..cancel import CANCELLED, Cancel, Limit, check_time_limit  # noqa: F401 (a status name)
 from ..errors import ConfigError
 from ..timing import ms_since, now_ns
 from .level import Level
@@ -551,11 +551,7 @@ def optimize(level: Level, solution: str, time_limit: float | None = None,
     start = now_ns()
     if not isinstance(level, Level):
         raise ConfigError(f"optimize() takes a sokoban Level, not {type(level).__name__}")
-    if time_limit is not None and (isinstance(time_limit, bool)
-                                   or not isinstance(time_limit, (int, float))
-                                   or not time_limit > 0):
-        raise ConfigError(f"time_limit must be a positive number of seconds or None, "
-                          f"got {time_limit!r}")
+    time_limit = check_time_limit(time_limit)
     if not replay(level, solution).is_solved:  # raises InvalidMoveError on a bad move
         raise ConfigError("the moves do not solve the level: nothing to optimise")
     best, nodes, expanded, optimal = shorten(level, solution, Solver(max_nodes=max_nodes),
