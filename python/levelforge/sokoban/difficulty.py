@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import sokoban_board as _b
+from ..engine.grid import flood_fill
 from ..errors import ConfigError, GenerationError
 from .level import Level
 from .solver import Solver
@@ -99,18 +100,14 @@ def dead_squares(level: Level) -> frozenset[tuple[int, int]]:
 
 
 def _reachable(walls, width, start):
-    """Boolean mask of the cells connected to ``start`` through non-wall cells."""
-    seen = np.zeros(walls.shape[0], bool)
-    seen[start] = True
-    todo = [start]
-    while todo:
-        c = todo.pop()
-        for d in (-width, -1, 1, width):
-            t = c + d
-            if not seen[t] and not walls[t]:
-                seen[t] = True
-                todo.append(t)
-    return seen
+    """Boolean mask of the cells connected to ``start`` through cells where ``walls`` (uint8)
+    is 0: one :func:`levelforge.engine.grid.flood_fill`."""
+    n = walls.shape[0]
+    queue = np.zeros(n, np.int32)
+    count = flood_fill(walls, width, start, np.zeros(n, np.int64), np.int64(1), queue)
+    inside = np.zeros(n, bool)
+    inside[queue[:count]] = True
+    return inside
 
 
 def difficulty(level: Level, solver: Solver | None = None,

@@ -28,7 +28,7 @@ from ..cancel import CANCELLED, LIMIT, Cancel, Limit, raise_stopped
 from ..errors import ConfigError, GenerationError, LevelforgeError
 from ..seeding import check_seed
 from ..timing import ms_since, now_ns
-from .difficulty import Difficulty, box_changes, dead_squares
+from .difficulty import Difficulty, _reachable, box_changes, dead_squares
 from .level import Level
 from .result import Attempts, GenerateResult, bounded_int
 from .rooms import ROOM_KINDS, RoomKind, make_room
@@ -533,18 +533,10 @@ class FarthestGenerator:
 
 
 def _region(walls, boxes, start, width):
-    """The cells the player reaches from ``start`` (sorted)."""
-    blocked = walls.astype(bool)
-    blocked[boxes] = True
-    seen = {start}
-    todo = [start]
-    while todo:
-        c = todo.pop()
-        for nb in (c - width, c - 1, c + 1, c + width):
-            if not blocked[nb] and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    return sorted(seen)
+    """The cells the player reaches from ``start`` among ``boxes`` (sorted)."""
+    blocked = walls.copy()
+    blocked[boxes] = 1
+    return [int(c) for c in np.flatnonzero(_reachable(blocked, width, start))]
 
 
 _LOADED = False
