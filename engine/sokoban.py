@@ -202,7 +202,7 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
                  nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                  occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
                  hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab,
-                 pdb=None):
+                 pdb):
     """Reset the search workspace and insert the start state (box cells ``boxes[:nbox]``,
     player cell ``player``) with a node cap ``cap``. ``weight`` orders the open list:
     1 is A* on ``g + h`` (push-optimal), ``w > 1`` weighted A* on ``g + w * h``, 0
@@ -290,7 +290,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
                hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab,
-               pdb=None):
+               pdb):
     """Continue the search for at most ``budget`` expansions. When ``symtab`` is not None
     (the board's symmetries, see :func:`levelforge.sokoban.solver.board_symmetries`)
     every state is stored as its canonical image (:func:`_canonical`): images have the

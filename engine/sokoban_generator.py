@@ -191,14 +191,14 @@ def generate_level(width, height, nbox, inner_walls, lo, hi, aim, skip, rebuilds
                                   dead, dist, zob, width, nbox_pool, nplayer, nparent, ng,
                                   nhash, nmove, heap, table, ctr, occ, blk, stamp, queue,
                                   stamp2, queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
-                                  fstack, hside, compof, None, None)
+                                  fstack, hside, compof, None, None, None)
                 stats[5] += 1
                 while st == RUNNING:
                     st = search_run(budget, walls, goals, dead, dist, zob, width,
                                     nbox_pool, nplayer, nparent, ng, nhash, nmove, heap,
                                     table, ctr, occ, blk, stamp, queue, stamp2,
                                     queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused,
-                                    fstack, hside, compof, None, None)
+                                    fstack, hside, compof, None, None, None)
                 stats[6] += ctr[C_NODES]
                 if st == HALTED:
                     halted = True

@@ -92,7 +92,7 @@ def test_a_set_halt_slot_abandons_the_search_and_leaves_the_board_clean():
     board = _board(solver, level)
     ws.ctr[Ks.C_HALT] = 1
     try:
-        status = K.search_run(10, *board, *ws.search_arrays(), None, None)
+        status = K.search_run(10, *board, *ws.search_arrays(), None, None, None)
     finally:
         ws.ctr[Ks.C_HALT] = 0
     assert status == Ks.HALTED and ws.ctr[Ks.C_STATUS] == Ks.HALTED
@@ -113,7 +113,7 @@ def _board(solver, level):
                       ws.compof, ws.ctr)
     board = (walls, goals, dead, dist, ws.zob, level.width)
     assert K.search_start(box_cells, box_cells.size, player, 1000, 1, *board,
-                          *ws.search_arrays(), None, None) == Ks.RUNNING
+                          *ws.search_arrays(), None, None, None) == Ks.RUNNING
     return board
 
 
