@@ -248,13 +248,6 @@ def board_symmetries(walls, goals, width, height):
     return table
 
 
-def _table(pdb):
-    """The kernels' ``pdb`` argument: None while there is no pair database (an empty or
-    one-slot array bounds nothing), so that a search that never builds one runs the
-    specialisation the generator compiles, and only a long search compiles the other."""
-    return pdb if pdb.shape[0] > 1 else None
-
-
 def _player_area(walls, width, player, ws):
     """Mask every cell the player cannot reach (boxes ignored) as a wall."""
     blocked = walls.copy()
@@ -395,7 +388,7 @@ class Solver:
         pdb = _pairs.pairs_due(_pairs.NONE, 0, self._pair_board)  # AFTER = 0: at once
         with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
             status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight,
-                                     *board, *ws.search_arrays(), plan, symtab, _table(pdb))
+                                     *board, *ws.search_arrays(), plan, symtab, pdb)
             while status == _s.RUNNING or status == _s.GROW:
                 if limit.reason() is not None:
                     status = _s.HALTED
@@ -404,7 +397,7 @@ class Solver:
                     ws.grow(cap)
                 pdb = _pairs.pairs_due(pdb, int(ws.ctr[_s.C_EXPANDED]), self._pair_board)
                 status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab,
-                                       _table(pdb))
+                                       pdb)
         nodes = int(ws.ctr[_s.C_NODES])
         expanded = int(ws.ctr[_s.C_EXPANDED])
         if status != _s.SOLVED:
