@@ -25,6 +25,7 @@ from .sokoban_match import child_matching, parent_matching
 from .sokoban import _child_norm, _entry, _region_min, place_boxes
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_corral import corral_deadlock
+from .sokoban_deadlock import stuck_deadlock
 from .sokoban_heuristic import box_columns, matching_cost
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT, C_HEAP,
                             C_NODES, C_START, C_STATUS, C_TEPOCH, GROW, HALTED, LIMIT, MAX_G,
@@ -524,7 +525,9 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                 blk[b] = 0
                 occ[t] = 1
                 blk[t] = 1
-                if frozen_state(t, walls, occ, dead, goals, tmp, width, fstack) != 2:
+                if frozen_state(t, walls, occ, dead, goals, tmp, width, fstack) != 2 \
+                        and not stuck_deadlock(t, b, walls, goals, occ, dead, width, tmp,
+                                               fstack, stamp3, fctr, F_FILL, queue2):
                     k = 0
                     for j in range(nbox):
                         if j != i:
@@ -631,7 +634,9 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
         moved += 1
     last = np.int64(path[length - 1] >> 2) + steps[path[length - 1] & 3]
     status = RUNNING
-    if ok and frozen_state(last, walls, occ, dead, goals, tmp, width, fstack) != 2:
+    if ok and frozen_state(last, walls, occ, dead, goals, tmp, width, fstack) != 2 \
+            and not stuck_deadlock(last, player, walls, goals, occ, dead, width, tmp, fstack,
+                                   stamp3, fctr, F_FILL, queue2):
         k = 0
         for j in range(nbox):
             v = nbox_pool[u * nbox + j]

@@ -1,0 +1,75 @@
+"""Plain-Python reference of the stuck-set deadlock test
+(levelforge.engine.sokoban_deadlock): the largest set of boxes around one box that can
+never move while it stays put, with sealed pockets, by whole-board flood fills.
+
+Cells are ``(x, y)`` tuples; ``walls``, ``goals``, ``boxes``, ``dead`` are sets of cells.
+"""
+from naive_sokoban import add
+
+POCKET_CELLS = 24
+STEPS = ((0, -1), (-1, 0), (1, 0), (0, 1))
+
+
+def _area(walls, stuck, cell):
+    """The connected area of ``cell`` through cells that are neither walls nor stuck."""
+    seen = {cell}
+    todo = [cell]
+    while todo:
+        c = todo.pop()
+        for step in STEPS:
+            nb = add(c, step)
+            if nb not in seen and nb not in walls and nb not in stuck:
+                seen.add(nb)
+                todo.append(nb)
+    return seen
+
+
+def _sealed(walls, stuck, player, cell):
+    area = _area(walls, stuck, cell)
+    return player not in area and len(area) <= POCKET_CELLS, area
+
+
+def _can_move(walls, boxes, dead, stuck, player, c):
+    for step in STEPS:
+        p, q = add(c, step), add(c, step, -1)
+        if p in walls or p in stuck or q in walls or q in stuck or p in dead:
+            continue
+        if _sealed(walls, stuck, player, q)[0]:
+            continue
+        if p in boxes and _sealed(walls, stuck, player, p)[0]:
+            continue
+        return True
+    return False
+
+
+def stuck_deadlock(walls, goals, boxes, dead, player, t):
+    """True when the boxes joined to ``t`` through their eight neighbours hold a stuck
+    set with a box off its goal, or a sealed pocket beside it with a box off its goal
+    or an empty goal."""
+    cluster = {t}
+    todo = [t]
+    while todo:
+        c = todo.pop()
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                v = (c[0] + dx, c[1] + dy)
+                if v in boxes and v not in cluster:
+                    cluster.add(v)
+                    todo.append(v)
+    stuck = set(cluster)
+    while True:
+        movable = {c for c in stuck if _can_move(walls, boxes, dead, stuck, player, c)}
+        if not movable:
+            break
+        stuck -= movable
+    if any(c not in goals for c in stuck):
+        return True
+    for c in stuck:
+        for step in STEPS:
+            v = add(c, step)
+            if v in walls or v in stuck:
+                continue
+            sealed, area = _sealed(walls, stuck, player, v)
+            if sealed and any((a in goals) != (a in boxes) for a in area):
+                return True
+    return False
