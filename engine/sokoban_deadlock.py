@@ -35,6 +35,8 @@ area counts as open (no proof from it).
 """
 from numba import njit
 
+from .sokoban_window import window_deadlock
+
 POCKET_CELLS = 24
 """Largest area treated as a sealed pocket (a larger one counts as reachable)."""
 
@@ -150,3 +152,15 @@ def stuck_deadlock(t, player, walls, goals, occ, dead, width, inset, slist, stam
     for i in range(k):
         inset[slist[i]] = 0
     return found
+
+
+@njit(cache=True, _nrt=False)
+def push_deadlock(t, player, walls, goals, occ, dead, width, inset, slist, stamp, ectr, slot,
+                  queue, wcache, wwork):
+    """The deadlock tests of a child state after a push onto ``t`` (the player on
+    ``player``): a stuck set (:func:`stuck_deadlock`, work arrays ``inset`` to ``queue``)
+    or a window deadlock (:func:`levelforge.engine.sokoban_window.window_deadlock`,
+    ``wcache`` and ``wwork``). True is a proof."""
+    return stuck_deadlock(t, player, walls, goals, occ, dead, width, inset, slist, stamp,
+                          ectr, slot, queue) or window_deadlock(t, player, walls, goals, occ,
+                                                                dead, width, wcache, wwork)

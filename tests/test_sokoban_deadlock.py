@@ -9,6 +9,7 @@ import pytest
 
 from levelforge.engine import sokoban_board as Kb
 from levelforge.engine import sokoban_deadlock as Kd
+from levelforge.engine import sokoban_window as Kw
 from levelforge.sokoban import Level
 
 import naive_deadlock
@@ -57,19 +58,25 @@ def dead_cells(level):
     return naive.dead_squares(set(level.walls), set(level.goals), cells)
 
 
+def crowded_states(seed, count, side, boxes):
+    """Random states (``count`` draws) that neither dead squares nor the freeze test
+    call deadlocked, with their dead squares."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        level = random_level(rng, side, boxes, wall_p=0.25)
+        if level is None:
+            continue
+        dead = dead_cells(level)
+        if not any(t in dead or frozen_verdict(level, dead, t) == 2 for t in level.boxes):
+            yield level, dead
+
+
 def test_random_states_match_the_reference_and_every_deadlock_is_unsolvable():
     """On crowded random states that neither dead squares nor the freeze test call
     deadlocked: the kernel's verdict equals the plain-Python reference for every box,
     and each deadlock it reports has no solution (plain BFS over the whole state)."""
-    rng = np.random.default_rng(18)
     found = 0
-    for _ in range(1000):
-        level = random_level(rng, 7, 6, wall_p=0.25)
-        if level is None:
-            continue
-        dead = dead_cells(level)
-        if any(t in dead or frozen_verdict(level, dead, t) == 2 for t in level.boxes):
-            continue
+    for level, dead in crowded_states(18, 1000, 7, 6):
         verdicts = kernel_verdicts(level, dead, level.player)
         for t, got in verdicts.items():
             want = naive_deadlock.stuck_deadlock(set(level.walls), set(level.goals),
@@ -127,3 +134,61 @@ def test_generator_path_never_compiles_the_stuck_set_test():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[] []"
+
+
+def kernel_window(level, dead, player, t, cache):
+    """The window kernel's verdict for the box on ``t`` (``cache`` kept by the caller)."""
+    w = level.width
+    walls, goals, boxes, _ = level.arrays()
+    deadarr = np.zeros(walls.shape[0], np.uint8)
+    for x, y in dead:
+        deadarr[y * w + x] = 1
+    return Kw.window_deadlock(np.int64(t[1] * w + t[0]), np.int64(player[1] * w + player[0]),
+                              walls, goals, boxes, deadarr, w, cache,
+                              np.zeros(Kw.WWORK, np.int64))
+
+
+def test_window_deadlocks_match_the_reference_and_are_unsolvable():
+    """On crowded random states that neither dead squares nor the freeze test call
+    deadlocked: the window kernel (asked twice, the second answer from its cache) says
+    deadlock exactly when the plain BFS of the relaxed window finds no way out within
+    the kernel's state cap, and each such state has no solution (plain BFS of the whole
+    state)."""
+    found = 0
+    for level, dead in crowded_states(19, 600, 8, 7):
+        cache = np.full(1 << 8, -1, np.int64)
+        any_dead = False
+        for t in sorted(level.boxes):
+            ref = naive_deadlock.window_deadlock(set(level.walls), set(level.goals), dead,
+                                                 set(level.boxes), level.player, t,
+                                                 level.width, level.height)
+            want = any(d and k <= Kw.WCAP for d, k in ref)
+            for _ in range(2):
+                got = kernel_window(level, dead, level.player, t, cache)
+                assert got == want, (level.to_xsb(), t, ref)
+            any_dead |= got
+        if any_dead:
+            found += 1
+            assert naive.bfs_pushes(level) is None, level.to_xsb()
+    assert found >= 10
+
+
+WINDOW_ONLY = """\
+######
+# $..#
+#+$ ##
+#$ ###
+#  ###
+######"""
+
+
+def test_a_window_deadlock_the_stuck_sets_miss():
+    """A deadlock with no box on a dead square, frozen or in a stuck set: the window
+    search proves it, and the level has no solution."""
+    level = Level.from_xsb(WINDOW_ONLY)
+    dead = dead_cells(level)
+    assert not any(t in dead or frozen_verdict(level, dead, t) for t in level.boxes)
+    assert not any(kernel_verdicts(level, dead, level.player).values())
+    cache = np.full(1 << 8, -1, np.int64)
+    assert kernel_window(level, dead, level.player, (1, 3), cache)
+    assert naive.bfs_pushes(level) is None

@@ -6,6 +6,7 @@ import numpy as np
 from ..engine import sokoban_corral as _c
 from ..engine import sokoban_state as _s
 from ..engine import sokoban_fess as _f
+from ..engine import sokoban_window as _w
 from .packing import goal_depth
 
 _BUDGET = 256  # expansions of one kernel call (time limits stop a call within it)
@@ -38,6 +39,8 @@ class FessWorkspace:
         self.dnorm = np.full(CORRAL_CACHE, -1, np.int32)
         self.dbox = np.zeros(CORRAL_CACHE * CORRAL_BOXES, np.int16)
         self.dres = np.zeros(CORRAL_CACHE, np.int16)
+        self.wcache = np.full(_w.WCACHE, -1, np.int64)
+        self.wwork = np.zeros(_w.WWORK, np.int64)
 
     def sync(self):
         """Match the node arrays of ``ws`` (keeping the running search's nodes) and
@@ -75,12 +78,14 @@ class FessWorkspace:
 
     def corral_arrays(self, walls):
         """The corral-deadlock search's work arrays for a new board (``cblk`` set to
-        ``walls``, the cache emptied)."""
+        ``walls``, the cache emptied), then the window deadlocks' cache (emptied) and work
+        array."""
         self.cblk[:walls.shape[0]] = walls
         self.dnorm[:] = -1
+        self.wcache[:] = -1
         return (self.cblk, self.cocc, self.cstamp, self.cstamp2, self.cqueue, self.cpool,
                 self.cplayer, self.ctable, self.cctr, self.dkey, self.dnorm, self.dbox,
-                self.dres)
+                self.dres, self.wcache, self.wwork)
 
     def arrays(self):
         """The kernels' arguments after the shared workspace's, in their order."""
