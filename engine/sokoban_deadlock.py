@@ -35,7 +35,7 @@ area counts as open (no proof from it).
 """
 from numba import njit
 
-from .sokoban_window import window_deadlock
+from .sokoban_window import W_STUCK, window_deadlock
 
 POCKET_CELLS = 24
 """Largest area treated as a sealed pocket (a larger one counts as reachable)."""
@@ -160,7 +160,9 @@ def push_deadlock(t, player, walls, goals, occ, dead, width, inset, slist, stamp
     """The deadlock tests of a child state after a push onto ``t`` (the player on
     ``player``): a stuck set (:func:`stuck_deadlock`, work arrays ``inset`` to ``queue``)
     or a window deadlock (:func:`levelforge.engine.sokoban_window.window_deadlock`,
-    ``wcache`` and ``wwork``). True is a proof."""
-    return stuck_deadlock(t, player, walls, goals, occ, dead, width, inset, slist, stamp,
-                          ectr, slot, queue) or window_deadlock(t, player, walls, goals, occ,
-                                                                dead, width, wcache, wwork)
+    ``wcache`` and ``wwork``, which also counts the stuck sets found). True is a proof."""
+    if stuck_deadlock(t, player, walls, goals, occ, dead, width, inset, slist, stamp, ectr,
+                      slot, queue):
+        wwork[W_STUCK] += 1
+        return True
+    return window_deadlock(t, player, walls, goals, occ, dead, width, wcache, wwork)

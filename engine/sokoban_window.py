@@ -20,7 +20,9 @@ Window cells are numbered ``i = 4 * dy + dx``; the player region's *norm* is 16 
 touches the window's border (the player can then walk round outside), else its smallest
 cell. Work array ``wwork`` (int64): 16 board cells, 16 flags, 17 visited marks, a queue
 of 17, then ``WCAP`` states and a hash table of ``4 * WCAP`` slots, then a generation
-counter (:data:`WWORK`).
+counter and the counters ``W_RUNS`` (window searches run), ``W_PROVED`` (windows proved
+dead) and ``W_STUCK`` (stuck sets found, counted by
+:func:`levelforge.engine.sokoban_deadlock.push_deadlock`), :data:`WWORK` slots in all.
 """
 import numpy as np
 from numba import njit
@@ -31,7 +33,8 @@ WCACHE = 1 << 15
 """Entries of the verdict cache."""
 _CELL, _FLAG, _VIS, _QUE, _ST, _TAB = 0, 16, 32, 49, 66, 66 + WCAP
 _GEN = _TAB + 4 * WCAP
-WWORK = _GEN + 1
+W_RUNS, W_PROVED, W_STUCK = _GEN + 1, _GEN + 2, _GEN + 3
+WWORK = _GEN + 4
 """Length of the work array ``wwork``."""
 _WALL, _GOAL, _DEAD, _EDGE = 1, 2, 4, 8
 _OUT = 16
@@ -205,6 +208,8 @@ def window_deadlock(t, player, walls, goals, occ, dead, width, wcache, wwork):
         else:
             verdict = _search(mask, norm, goalmask, wwork)
             wcache[slot] = (key << 2) | verdict
+            wwork[W_RUNS] += 1
         if verdict == 1:
+            wwork[W_PROVED] += 1
             return True
     return False

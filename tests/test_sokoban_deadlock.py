@@ -10,12 +10,14 @@ import pytest
 from levelforge.engine import sokoban_board as Kb
 from levelforge.engine import sokoban_deadlock as Kd
 from levelforge.engine import sokoban_window as Kw
-from levelforge.sokoban import Level
+from levelforge.sokoban import Level, Solver, collections
 
 import naive_deadlock
 import naive_sokoban as naive
-from test_sokoban_solver import random_level
+from test_sokoban_solver import check_replay, random_level
 from test_sokoban_solver_deadlocks import check_fess_against_bfs
+
+MICROBAN = collections.load("microban")
 
 
 def kernel_verdicts(level, dead, player):
@@ -125,15 +127,16 @@ def test_feature_space_search_with_stuck_sets_keeps_unsolvable_a_proof(case):
         check_fess_against_bfs(level)
 
 
-def test_generator_path_never_compiles_the_stuck_set_test():
-    """Cold start: generating and solving push-optimally leave it uncompiled."""
+def test_generator_path_never_compiles_the_deadlock_tests():
+    """Cold start: generating and solving push-optimally leave them uncompiled."""
     code = ("from levelforge.sokoban import generate, solve;"
-            "from levelforge.engine import sokoban_deadlock as d;"
+            "from levelforge.engine import sokoban_deadlock as d, sokoban_window as w;"
             "r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8)); solve(r.level);"
-            "print(d.stuck_deadlock.signatures, d._pocket.signatures)")
+            "print([f.signatures for f in (d.push_deadlock, d.stuck_deadlock, d._pocket,"
+            " w.window_deadlock, w._search)])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
-    assert out.strip() == "[] []"
+    assert out.strip() == "[[], [], [], [], []]"
 
 
 def kernel_window(level, dead, player, t, cache):
@@ -192,3 +195,17 @@ def test_a_window_deadlock_the_stuck_sets_miss():
     cache = np.full(1 << 8, -1, np.int64)
     assert kernel_window(level, dead, level.player, (1, 3), cache)
     assert naive.bfs_pushes(level) is None
+
+
+def test_the_feature_space_search_prunes_with_both_on_real_levels():
+    """On Microban levels the feature-space search finds stuck sets and proves window
+    deadlocks (its workspace's counters), and still solves them (solutions replay)."""
+    solver = Solver(max_nodes=200_000)
+    solver._stages = False
+    for k in (115, 118):
+        level = MICROBAN[k - 1]
+        result = solver.solve(level, optimal=False)
+        assert result.solved
+        check_replay(level, result)
+    w = solver._fess_ws.wwork
+    assert w[Kw.W_STUCK] > 0 and 0 < w[Kw.W_PROVED] < w[Kw.W_RUNS]
