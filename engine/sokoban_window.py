@@ -13,25 +13,28 @@ every box left in the window stands on a goal, the real state is a deadlock: a p
 The verdict depends only on the window's place, its boxes and the player's region in it,
 so each is kept in a direct-mapped cache (``wcache``, entries compared whole), emptied for
 each board. :func:`window_deadlock` looks at the windows that hold the pushed box in
-their central 2x2 cells, when they hold at least two boxes, one of them off its goal
-(a lone box is already covered by the dead squares).
+their central 2x2 cells, when another box stands next to it (diagonals included) and the
+window holds a box off its goal (a lone box is already covered by the dead squares).
+The state cap ``WCAP`` is small: a window that needs more states to get its boxes out
+is rarely dead, and the searches cost time on every push.
 
 Window cells are numbered ``i = 4 * dy + dx``; the player region's *norm* is 16 when it
 touches the window's border (the player can then walk round outside), else its smallest
 cell. Work array ``wwork`` (int64): 16 board cells, 16 flags, 17 visited marks, a queue
-of 17, then ``WCAP`` states and a hash table of ``4 * WCAP`` slots, then a generation
-counter and the counters ``W_RUNS`` (window searches run), ``W_PROVED`` (windows proved
-dead) and ``W_STUCK`` (stuck sets found, counted by
-:func:`levelforge.engine.sokoban_deadlock.push_deadlock`), :data:`WWORK` slots in all.
+of 17, the expanded state's 17 visited marks, ``WCAP`` states and a hash table of
+``4 * WCAP`` slots, a generation counter, and the counters ``W_RUNS`` (window searches
+run), ``W_PROVED`` (windows proved dead) and ``W_STUCK`` (stuck sets found, counted by
+:func:`levelforge.engine.sokoban_deadlock.push_deadlock`): :data:`WWORK` slots in all.
 """
 import numpy as np
 from numba import njit
 
-WCAP = 512
+WCAP = 64
 """Most window states one search stores (then no verdict: the window is not proved)."""
 WCACHE = 1 << 15
 """Entries of the verdict cache."""
-_CELL, _FLAG, _VIS, _QUE, _ST, _TAB = 0, 16, 32, 49, 66, 66 + WCAP
+_CELL, _FLAG, _VIS, _QUE, _PVIS, _ST = 0, 16, 32, 49, 66, 83
+_TAB = _ST + WCAP
 _GEN = _TAB + 4 * WCAP
 W_RUNS, W_PROVED, W_STUCK = _GEN + 1, _GEN + 2, _GEN + 3
 WWORK = _GEN + 4
@@ -126,6 +129,8 @@ def _search(mask, norm, goalmask, wwork):
         head += 1
         m = key >> 5
         _flood(key & 31, m, wwork)
+        for i in range(17):
+            wwork[_PVIS + i] = wwork[_VIS + i]
         for i in range(16):
             if (m >> i) & 1 == 0:
                 continue
@@ -135,9 +140,9 @@ def _search(mask, norm, goalmask, wwork):
                 qx = x - _DX[d]
                 qy = y - _DY[d]
                 if qx < 0 or qx > 3 or qy < 0 or qy > 3:
-                    if wwork[_VIS + _OUT] == 0:
+                    if wwork[_PVIS + _OUT] == 0:
                         continue
-                elif wwork[_VIS + 4 * qy + qx] == 0:
+                elif wwork[_PVIS + 4 * qy + qx] == 0:
                     continue
                 tx = x + _DX[d]
                 ty = y + _DY[d]
@@ -150,11 +155,10 @@ def _search(mask, norm, goalmask, wwork):
                     m2 = (m & ~(np.int64(1) << i)) | (np.int64(1) << j)
                 if m2 & ~goalmask == 0:
                     return 0
-                # the player stands on i after the push; the parent's marks are rebuilt
+                # the player stands on i after the push
                 nodes = _insert(m2, _flood(i, m2, wwork), nodes, wwork)
                 if nodes < 0:
                     return 2
-                _flood(key & 31, m, wwork)
     return 1
 
 
@@ -168,6 +172,13 @@ def window_deadlock(t, player, walls, goals, occ, dead, width, wcache, wwork):
     n = walls.shape[0]
     height = n // width
     if width < 4 or height < 4:
+        return False
+    near = False  # a box among the eight neighbours of t (else no window is searched)
+    for o in (-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1):
+        if occ[t + o]:
+            near = True
+            break
+    if not near:
         return False
     tx = t % width
     ty = t // width

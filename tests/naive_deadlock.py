@@ -118,8 +118,12 @@ def _window_search(walls, goals, dead, boxes, player, ox, oy):
 
 def window_deadlock(walls, goals, dead, boxes, player, t, width, height):
     """The windows the kernel looks at around ``t``: a list of (deadlock, states) of
-    those it searches (at least two boxes, one off its goal)."""
+    those it searches (at least two boxes, one off its goal), none when no box stands
+    next to ``t`` (diagonals included)."""
     out = []
+    if not any((t[0] + dx, t[1] + dy) in boxes for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+               if dx or dy):
+        return out
     for p in range(4):
         ox = min(max(t[0] - 1 - (p & 1), 0), width - 4)
         oy = min(max(t[1] - 1 - (p >> 1), 0), height - 4)

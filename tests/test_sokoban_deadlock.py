@@ -158,7 +158,7 @@ def test_window_deadlocks_match_the_reference_and_are_unsolvable():
     the kernel's state cap, and each such state has no solution (plain BFS of the whole
     state)."""
     found = 0
-    for level, dead in crowded_states(19, 600, 8, 7):
+    for level, dead in crowded_states(19, 1000, 8, 7):
         cache = np.full(1 << 8, -1, np.int64)
         any_dead = False
         for t in sorted(level.boxes):
