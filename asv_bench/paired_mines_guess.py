@@ -6,7 +6,8 @@
 Both policies play game ``i`` on ``item_seed(SEED, i)`` from the same start with the
 complete exact assistant (``autoplay(exact=True)``). A policy is a guess rule of
 ``autoplay`` with ``+switch`` for each extra :class:`~levelforge.mines.GuessPolicy`
-switch (``best+fifty``). Printed: wins of each, the games whose result differs (won by
+switch (``best+fifty``) and ``@NAME=VALUE`` for a constant of the guess module
+(``best+deep@DEEP_CELLS=480``). Printed: wins of each, the games whose result differs (won by
 the variant only / by the base only) and the exact two-sided sign (McNemar) test on
 those, then the milliseconds per guess decision, median and p99 (wall-clock: loaded
 machines inflate them; the win counts do not depend on the load).
@@ -23,11 +24,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from levelforge.mines import Assistant, Game, GuessPolicy, autoplay, guess_policy  # noqa: E402
+from levelforge.mines import guess as G  # noqa: E402
+
+DEFAULTS = {k: v for k, v in vars(G).items() if k.isupper()}
 from levelforge.seeding import item_seed  # noqa: E402
 
 
 def policy(spec):
-    """A GuessPolicy from ``rule[+switch...]``."""
+    """A GuessPolicy from ``rule[+switch...][@NAME=VALUE...]``; each ``@NAME=VALUE`` sets
+    a constant of :mod:`levelforge.mines.guess` (``best+deep@DEEP_CELLS=480``)."""
+    spec, *consts = spec.split("@")
+    vars(G).update(DEFAULTS)
+    for item in consts:
+        name, _, value = item.partition("=")
+        if not name.isupper() or not hasattr(G, name):
+            raise SystemExit(f"unknown constant {name!r} of levelforge.mines.guess")
+        setattr(G, name, type(getattr(G, name))(value))
     rule, *extra = spec.split("+")
     config = guess_policy(rule).to_dict()
     for name in extra:

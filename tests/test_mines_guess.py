@@ -197,8 +197,10 @@ def test_endgame_gives_up_over_its_caps():
 def test_every_guess_is_a_selectable_closed_unflagged_cell(level):
     assistant = Assistant(complete=True)
     guessed = 0
-    for rule in ("best", "lookahead", "endgame", "safest"):
-        policy = guess_policy(rule)
+    chosen_by = set()
+    for rule in ("best", "lookahead", "endgame", "safest", "switches"):
+        policy = GuessPolicy(fifty=True, zero=True, deep=True) if rule == "switches" \
+            else guess_policy(rule)
         for seed in range(15):
             game = Game(level, seed=seed)
             lv = game.level
@@ -216,8 +218,10 @@ def test_every_guess_is_a_selectable_closed_unflagged_cell(level):
                 x, y, z = policy.choose(obs, a)
                 assert obs.selectable[z, y, x] and obs.state[z, y, x] == K.CLOSED
                 guessed += 1
+                chosen_by.add(policy.last)
                 game.open((x, y, z))
     assert guessed > 20
+    assert {"endgame", "lookahead"} <= chosen_by
 
 
 def _twin(game):
@@ -271,6 +275,8 @@ def test_the_guess_never_depends_on_the_hidden_minefield():
                 for rule in ("best", "lookahead", "endgame"):
                     assert guess_policy(rule).choose(other, b) == \
                         guess_policy(rule).choose(obs, a)
+                switches = GuessPolicy(fifty=True, zero=True, deep=True)
+                assert switches.choose(other, b) == switches.choose(obs, a)
                 compared += 1
             game.open(guess_policy("best").choose(obs, a))
     assert compared >= 20

@@ -15,6 +15,5 @@ from .observation import PublicObservation
 
 __all__ = ["Analysis", "Assistant", "AutoplayResult", "BoardCheck", "GUESS_RULES", "Game",
            "GuessPolicy", "Level", "Move", "PRESETS", "PublicObservation", "autoplay",
-           "best_guess", "check_board", "endgame_move", "fifty_fifty_move",
-           "guess_policy", "random_mines",
-           "win_probability"]
+           "best_guess", "check_board", "endgame_move", "fifty_fifty_move", "guess_policy",
+           "random_mines", "win_probability"]

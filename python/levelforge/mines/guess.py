@@ -292,10 +292,10 @@ def fifty_fifty_move(obs: PublicObservation, probabilities: npt.ArrayLike,
                      assistant: Assistant | None = None) -> Cell | None:
     """A selectable cell that is safe or one half of an unavoidable 50/50, or None.
 
-    A closed cell ``a`` (mine probability strictly between 0 and 1) qualifies with a
-    partner ``b`` when no open number sees one of the two without the other, and in every
-    placement where ``a`` is a mine, ``b`` is safe and every closed cell next to exactly
-    one of them is a mine. Then whenever ``a`` is a mine, swapping ``a`` and ``b`` gives
+    A closed cell ``a`` next to an open number (mine probability strictly between 0 and
+    1) qualifies with a partner ``b`` when no open number sees one of the two without the
+    other, and in every placement where ``a`` is a mine, ``b`` is safe and every closed
+    cell next to exactly one of them is a mine. Then whenever ``a`` is a mine, swapping ``a`` and ``b`` gives
     a placement that no later opening of another cell can tell apart: that guess is
     coming anyway, so it is taken now and its number, if ``a`` is safe, may settle its
     neighbours (JSMinesweeper's 50/50 and pseudo-50/50 rule). The condition is proved by
@@ -325,10 +325,11 @@ def fifty_fifty_move(obs: PublicObservation, probabilities: npt.ArrayLike,
     # cell never qualifies, nor an unconstrained closed cell that may be safe
     bad = (state == K.OPEN) | (closed & (p < 1.0) & ~seen)
     uncertain = closed & (p > 0.0) & (p < 1.0)
-    # such neighbours of a must be b or next to b too: at most 1 + the 4 (in 3-D 16)
-    # cells that two neighbouring cells share
+    # a is next to a number (in a 50/50 without one, its partner is) and such neighbours
+    # of a must be b or next to b too: at most 1 + the 4 (in 3-D 16) that two share
     nbad = (inside & bad[np.where(inside, nb26, 0)]).sum(axis=1)
-    cand = np.flatnonzero(uncertain & obs.selectable.reshape(n) & (nbad <= (5 if d == 1 else 17)))
+    cand = np.flatnonzero(uncertain & seen & obs.selectable.reshape(n)
+                          & (nbad <= (5 if d == 1 else 17)))
     runs = 0
     for a in cand[np.lexsort((cand, p[cand]))].tolist():
         na = set(nb26[a][inside[a]].tolist())
