@@ -7,7 +7,8 @@ Both policies play game ``i`` on ``item_seed(SEED, i)`` from the same start with
 complete exact assistant (``autoplay(exact=True)``). A policy is a guess rule of
 ``autoplay`` with ``+switch`` for each extra :class:`~levelforge.mines.GuessPolicy`
 switch (``best+fifty``) and ``@NAME=VALUE`` for a constant of the guess module
-(``best+deep@DEEP_CELLS=480``). Printed: wins of each, the games whose result differs (won by
+(``best+deep@DEEP_CELLS=480``; the endgame's caps live in
+:mod:`levelforge.mines.endgame`). Printed: wins of each, the games whose result differs (won by
 the variant only / by the base only) and the exact two-sided sign (McNemar) test on
 those, then the milliseconds per guess decision, median and p99 (wall-clock: loaded
 machines inflate them; the win counts do not depend on the load).
@@ -24,22 +25,28 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from levelforge.mines import Assistant, Game, GuessPolicy, autoplay, guess_policy  # noqa: E402
+from levelforge.mines import endgame as EG  # noqa: E402
 from levelforge.mines import guess as G  # noqa: E402
 
-DEFAULTS = {k: v for k, v in vars(G).items() if k.isupper()}
+MODULES = (G, EG)  # where a constant may live (the endgame's caps are in endgame.py)
+DEFAULTS = [{k: v for k, v in vars(m).items() if k.isupper()} for m in MODULES]
 from levelforge.seeding import item_seed  # noqa: E402
 
 
 def policy(spec):
     """A GuessPolicy from ``rule[+switch...][@NAME=VALUE...]``; each ``@NAME=VALUE`` sets
-    a constant of :mod:`levelforge.mines.guess` (``best+deep@DEEP_CELLS=480``)."""
+    a constant of :mod:`levelforge.mines.guess` or :mod:`levelforge.mines.endgame`
+    (``best+deep@DEEP_CELLS=480``), in every module that has it."""
     spec, *consts = spec.split("@")
-    vars(G).update(DEFAULTS)
+    for m, defaults in zip(MODULES, DEFAULTS):
+        vars(m).update(defaults)
     for item in consts:
         name, _, value = item.partition("=")
-        if not name.isupper() or not hasattr(G, name):
-            raise SystemExit(f"unknown constant {name!r} of levelforge.mines.guess")
-        setattr(G, name, type(getattr(G, name))(value))
+        owners = [m for m in MODULES if name.isupper() and hasattr(m, name)]
+        if not owners:
+            raise SystemExit(f"unknown constant {name!r} of the guess or endgame module")
+        for m in owners:
+            setattr(m, name, type(getattr(m, name))(value))
     rule, *extra = spec.split("+")
     config = guess_policy(rule).to_dict()
     for name in extra:

@@ -10,7 +10,8 @@ from .assistant import Analysis, Assistant, Move
 from .autoplayer import GUESS_RULES, AutoplayResult, autoplay, guess_policy
 from .editor import BoardCheck, check_board, random_mines
 from .game import PRESETS, Game, Level
-from .guess import GuessPolicy, best_guess, endgame_move, fifty_fifty_move, win_probability
+from .endgame import endgame_move, win_probability
+from .guess import GuessPolicy, best_guess, fifty_fifty_move
 from .observation import PublicObservation
 
 __all__ = ["Analysis", "Assistant", "AutoplayResult", "BoardCheck", "GUESS_RULES", "Game",
