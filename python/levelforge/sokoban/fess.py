@@ -106,33 +106,21 @@ def room_links(walls, width):
     """
     n = walls.shape[0]
     steps = (-width, -1, 1, width)
-    passage = walls == 0
-    for c in np.flatnonzero(walls == 0):  # a cell of an open 2x2 square is a room's
-        for a in (c - width - 1, c - width, c - 1, c):
-            if not (walls[a] or walls[a + 1] or walls[a + width] or walls[a + width + 1]):
-                passage[c] = False
-                break
-    room = np.where(walls == 0, -1, -2).astype(np.int32)
-    runs = np.full(n, -1, np.int64)
-
-    def fill(c0, label, k, want):
-        label[c0] = k
-        todo = [c0]
-        while todo:
-            c = todo.pop()
-            for s in steps:
-                if not walls[c + s] and passage[c + s] == want and label[c + s] < 0:
-                    label[c + s] = k
-                    todo.append(c + s)
-
-    rooms = nruns = 0
-    for c in np.flatnonzero(walls == 0):
-        if passage[c] and runs[c] < 0:
-            fill(c, runs, nruns, True)
-            nruns += 1
-        elif not passage[c] and room[c] < 0:
-            fill(c, room, rooms, False)
-            rooms += 1
+    grid = walls.reshape(-1, width) == 0
+    square = grid[:-1, :-1] & grid[1:, :-1] & grid[:-1, 1:] & grid[1:, 1:]  # by top-left
+    open_cell = np.zeros_like(grid)
+    for dy in (0, 1):
+        for dx in (0, 1):
+            open_cell[dy:dy + square.shape[0], dx:dx + square.shape[1]] |= square
+    open_cell = open_cell.ravel()
+    passage = (walls == 0) & ~open_cell
+    queue = np.zeros(n, np.int32)
+    room = np.zeros(n, np.int32)
+    _ff.label_areas((~open_cell).astype(np.uint8), width, room, queue)
+    room[passage] = -1
+    room[walls != 0] = -2
+    runs = np.zeros(n, np.int32)
+    nruns = _ff.label_areas((~passage).astype(np.uint8), width, runs, queue)
     touch = [set() for _ in range(nruns)]
     link = np.flatnonzero(passage).astype(np.int32)
     for c in link:
