@@ -1,7 +1,7 @@
 """Mines figures: the assistant against ms_toollib, complete logic, no-guess boards, guessing.
 
     python asv_bench/report_mines.py [--section all|analysis|complete|noguess|toollib|guess|compile]
-                                     [--jobs 2] [--quick] [--json FILE]
+                                     [--jobs 2] [--quick] [--json FILE] [--python PATH]
 
 Sections (each prints markdown tables):
 
@@ -26,7 +26,8 @@ Sections (each prints markdown tables):
   start rule beside; each idea alone (and ``dead``: best with dead cells skipped) on the
   first ``--ablation-games`` games; time per
   game and per guess decision (median, p99).
-- ``compile``: cold compile time of the kernels (fresh ``NUMBA_CACHE_DIR``).
+- ``compile``: cold compile time of the kernels (fresh ``NUMBA_CACHE_DIR``); ``--python
+  PATH`` measures another interpreter, e.g. a virtualenv with an older commit installed.
 
 Timings are wall-clock on a shared machine: expect noise; ratios come from interleaved
 calls in one run.
@@ -431,7 +432,7 @@ def clock():
     return time.perf_counter(), time.process_time()
 out = {}
 t = clock()
-from levelforge.mines import Assistant, Game, GuessPolicy
+from levelforge.mines import Assistant, Game
 g = Game("hard", 1); g.open((5, 5, 0)); g.flag((0, 0, 0))
 for name, step in (("game", None),
                    ("assistant", lambda: Assistant().warm_up()),
@@ -446,15 +447,16 @@ print(json.dumps(out))
 """
 
 
-def compile_table(repeats):
-    """Cold compile, each step after the previous one, in a fresh process with a fresh
+def compile_table(repeats, python=None):
+    """Cold compile, each step after the previous one, in a fresh process of ``python``
+    (default: this interpreter; another virtualenv measures another commit) with a fresh
     ``NUMBA_CACHE_DIR``: wall-clock and CPU seconds (CPU time is the steadier figure on a
     shared machine)."""
     runs = []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as d:
             env = dict(os.environ, NUMBA_CACHE_DIR=d)
-            out = subprocess.run([sys.executable, "-c", COMPILE_CODE], env=env, check=True,
+            out = subprocess.run([python or sys.executable, "-c", COMPILE_CODE], env=env, check=True,
                                  capture_output=True, text=True).stdout
             runs.append(json.loads(out))
     keys = list(runs[0])
@@ -479,6 +481,8 @@ def main(argv=None):
                     help="guess: games per rule of the ablation table")
     ap.add_argument("--json", metavar="FILE",
                     help="write the no-guess generation times against ms_toollib as JSON")
+    ap.add_argument("--python", metavar="PATH",
+                    help="compile: the interpreter to measure (a virtualenv of another commit)")
     args = ap.parse_args(argv)
     chart = []
     q = args.quick
@@ -510,7 +514,7 @@ def main(argv=None):
                                    50 if q else args.ablation_games))
             else:
                 print("## Cold compile time of the mines kernels (seconds)\n")
-                print(compile_table(1 if q else 3))
+                print(compile_table(1 if q else 3, args.python))
             print(f"\n({section}: {time.perf_counter() - t0:.0f} s)\n", flush=True)
     if chart:
         chartdata.save(args.json, {"noguess_vs_ms_toollib": chart})

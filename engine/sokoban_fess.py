@@ -7,13 +7,17 @@ and node arrays it shares) so that neither the generator nor a push-optimal solv
 compiles it.
 
 The feature-space search projects every stored state onto a cell of a small *feature
-space*: (goals packed in the packing order, regions of free floor). It cycles through
-the cells that have open states, one expansion per cell in turn, so progress made in a
-rare cell is followed as eagerly as the crowd in a common one. Inside a cell it expands
-the state of least *weight*: a move that improves a feature (more goals packed, fewer
-regions) or that an advisor proposes (the packing macro: a box pushed along a whole
-path onto the next goal of the packing order) costs 0, any other push 1; ties go to the
-smaller matching cost. Each cell's open states are a pairing heap threaded through
+space*: (goals packed in the packing order, regions of free floor; room connectivity
+and out of plan can be added, see ``USE_ROOMS``, ``USE_OOP`` and
+:mod:`levelforge.engine.sokoban_fess_features`). It cycles through the cells that have
+open states, one expansion per cell in turn, so progress made in a rare cell is
+followed as eagerly as the crowd in a common one. Inside a cell it expands the state of
+least *weight*: a move that improves a feature (more goals packed, fewer regions) or
+that an advisor proposes (the packing macro: a box pushed along a whole path onto the
+next goal of the packing order; the advisors of ``ADVISORS``, each one push per
+expansion) costs 0, any other push 1; ties go to the smaller matching cost. The
+children of an expansion are recorded in ``kids`` and put into their cells once the
+advisors have seen them all. Each cell's open states are a pairing heap threaded through
 per-node arrays (``pkey``, ``pchild``, ``psib``); cells are found by their feature key in
 a small open-addressing table.
 """
@@ -26,6 +30,10 @@ from .sokoban import _child_norm, _entry, _region_min, place_boxes
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_corral import corral_deadlock
 from .sokoban_deadlock import push_deadlock
+from .sokoban_fess_features import (ADV_ROOMS, FEATURE_MAX, K_ADV, K_FEAT, K_FIELDS, K_FROM,
+                                     K_H, K_HOT, K_LINKS, K_NODE, K_OOP, K_REACH, K_REG,
+                                     advise, blocked_links, feature_key, hotspot,
+                                     loose_around, out_of_plan, regions_reach)
 from .sokoban_heuristic import box_columns, matching_cost
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT, C_HEAP,
                             C_NODES, C_START, C_STATUS, C_TEPOCH, GROW, HALTED, LIMIT, MAX_G,
@@ -40,6 +48,16 @@ F_FILL = 3     # flood-fill epoch of ``stamp3``
 F_MACROS = 4   # packing macros made
 N_FCOUNTERS = 5
 
+# What the search uses of levelforge.engine.sokoban_fess_features, as measured on the
+# XSokoban 90 under a node cap (the feature-space search alone, asv_bench/report_fess.py;
+# 100,000 states: 34 solved before, 36 now; 300,000 states: 42 before, 43 now): room
+# connectivity or out of plan as coordinates of the cells lose levels (33 and 14 of 90
+# at 100,000), and so do the hotspot (with the opener) and explorer advisors (32 each);
+# the out-of-plan advisor is even at 100,000 states and loses two levels at 300,000.
+USE_ROOMS = False  # the room-connectivity feature in the cell key
+USE_OOP = False  # the out-of-plan feature in the cell key
+ADVISORS = ADV_ROOMS  # the advisors (ADV_* bits) whose pushes are free
+FREE_BETTER = True  # every push that packs a goal or joins regions is free too
 CELL_SLOTS = 1 << 15  # size of the cell table: at most CELL_SLOTS // 2 cells
 _KEY_W = 42  # heap key: weight << 42 | matching cost << 26 | node
 _KEY_H = 26
@@ -227,24 +245,22 @@ def _packed(occ, order):
 
 
 @njit(cache=True, _nrt=False)
-def _regions(blk, floor, width, stamp3, fctr, queue):
-    """Connected regions of free floor (cells neither wall nor box)."""
+def _features(occ, blk, pool, base, nbox, player, order, floor, width, stamp3, fctr, queue,
+              plan, rpar):
+    """``(cell key, feature key, player region cells)`` of the state whose boxes are
+    ``pool[base:base + nbox]`` (marked in ``occ`` and ``blk``) and whose player stands on
+    the free cell ``player``; ``plan`` holds the level's room links and out-of-plan areas
+    (see :mod:`levelforge.engine.sokoban_fess_features`)."""
+    packed = _packed(occ, order)
     fctr[F_FILL] += 1
-    ep = fctr[F_FILL]
-    count = 0
-    for i in range(floor.shape[0]):
-        c = floor[i]
-        if blk[c] == 0 and stamp3[c] != ep:
-            flood_fill(blk, width, np.int64(c), stamp3, ep, queue)
-            count += 1
-    return count
-
-
-@njit(cache=True, _nrt=False)
-def _features(occ, blk, order, floor, width, stamp3, fctr, queue):
-    """The feature key of a state: goals packed in order, then free regions."""
-    return np.int64(_packed(occ, order)) | (np.int64(_regions(blk, floor, width, stamp3, fctr,
-                                                              queue)) << 8)
+    regions, reach = regions_reach(blk, floor, width, np.int64(player), stamp3, fctr[F_FILL],
+                                   queue)
+    fctr[F_FILL] += 1
+    links = blocked_links(occ, width, plan[0], plan[1], plan[2], plan[3], rpar, stamp3,
+                          fctr[F_FILL], queue)
+    oop = out_of_plan(pool, base, nbox, packed, plan[4], occ.shape[0], order.shape[0])
+    return (feature_key(packed, regions, links if USE_ROOMS else 0, oop if USE_OOP else 0),
+            feature_key(packed, regions, links, oop), reach)
 
 
 # --------------------------------------------------------------------------- packing macro
@@ -355,7 +371,8 @@ def fess_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, table, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
                hu, hv, hp, hway, hminv, hused, fstack, hside, compof,
-               nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor):
+               nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor, plan,
+               rpar):
     """Reset the workspace and store the start state (box cells ``boxes[:nbox]``, player
     cell ``player``) with a node cap ``cap``. Returns RUNNING, SOLVED (already solved) or
     UNSOLVABLE (a dead square, frozen box or no matching)."""
@@ -380,7 +397,8 @@ def fess_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
         ckey[i] = -1
     bad = place_boxes(boxes, nbox, walls, goals, dead, occ, blk, wbox, tmp, width, fstack)
     norm = _region_min(blk, width, np.int64(player), stamp2, ctr, C_FILL2, queue2)
-    feat = _features(occ, blk, order, floor, width, stamp3, fctr, queue2)
+    feat, _, _ = _features(occ, blk, wbox, 0, nbox, norm, order, floor, width, stamp3, fctr,
+                           queue2, plan, rpar)
     for i in range(nbox):
         occ[wbox[i]] = 0
         blk[wbox[i]] = 0
@@ -417,6 +435,18 @@ def _store(u, wbox, nbox, norm, bh, move, g1, w, feat, h, slot, want,
            nw, pkey, pchild, psib, ckey, cidx, croot, fctr):
     """Store a new child of ``u`` and put it into its cell; returns its node, or -1
     when the cell table is full."""
+    j = _store_node(u, wbox, nbox, norm, bh, move, g1, slot, want, nbox_pool, nplayer,
+                    nparent, ng, nhash, nmove, table, ctr)
+    nw[j] = w
+    if h > 0 and not _cell_push(j, feat, w, h, ckey, cidx, croot, pkey, pchild, psib, fctr):
+        return -1  # the cell table is full: the search stops (a limit, not a proof)
+    return j
+
+
+@njit(cache=True, _nrt=False)
+def _store_node(u, wbox, nbox, norm, bh, move, g1, slot, want, nbox_pool, nplayer, nparent,
+                ng, nhash, nmove, table, ctr):
+    """Store a new child of ``u`` (not yet in any cell); returns its node."""
     j = ctr[C_NODES]
     ctr[C_NODES] = j + 1
     jb = j * nbox
@@ -427,11 +457,52 @@ def _store(u, wbox, nbox, norm, bh, move, g1, w, feat, h, slot, want,
     ng[j] = g1
     nhash[j] = bh
     nmove[j] = move
-    nw[j] = w
     table[slot] = want | j
-    if h > 0 and not _cell_push(j, feat, w, h, ckey, cidx, croot, pkey, pchild, psib, fctr):
-        return -1  # the cell table is full: the search stops (a limit, not a proof)
     return j
+
+
+@njit(cache=True, _nrt=False)
+def _record(kids, r, j, h, feat, full, reach, src, hot):
+    """Write child record ``r`` of ``kids`` (see sokoban_fess_features.K_FIELDS): cell
+    key ``feat``, all four features in ``full``."""
+    rec = r * K_FIELDS
+    kids[rec + K_NODE] = j
+    kids[rec + K_H] = h
+    kids[rec + K_FEAT] = feat
+    kids[rec + K_REG] = (full >> 8) & FEATURE_MAX
+    kids[rec + K_LINKS] = (full >> 16) & FEATURE_MAX
+    kids[rec + K_OOP] = (full >> 24) & FEATURE_MAX
+    kids[rec + K_REACH] = reach
+    kids[rec + K_FROM] = src
+    kids[rec + K_HOT] = hot
+    kids[rec + K_ADV] = 0
+
+
+@njit(cache=True, _nrt=False)
+def _push_kids(kids, nk, wu, fu, ureach, pool, base, nbox, occ, goals, width, nw, pkey, pchild,
+               psib, ckey, cidx, croot, fctr):
+    """Put the ``nk`` recorded children of a parent of weight ``wu`` (features ``fu``,
+    player region ``ureach`` cells, boxes ``pool[base:base + nbox]`` marked in ``occ``)
+    into their cells: an advised push (or, with ``FREE_BETTER``, one that packs a goal or
+    joins regions) costs no weight, any other 1. Returns LIMIT when the cell table is
+    full, else RUNNING."""
+    if ADVISORS:
+        hot_cell, hot = hotspot(pool, base, nbox, occ, goals, width)
+        advise(kids, nk, fu, ureach, hot_cell, hot, width, ADVISORS)
+    for r in range(nk):
+        rec = r * K_FIELDS
+        fc = kids[rec + K_FEAT]
+        free = kids[rec + K_ADV] == 1
+        if FREE_BETTER and ((fc & FEATURE_MAX) > (fu & FEATURE_MAX)
+                            or kids[rec + K_REG] < ((fu >> 8) & FEATURE_MAX)):
+            free = True
+        j = kids[rec + K_NODE]
+        w = wu if free else wu + 1
+        nw[j] = w
+        if kids[rec + K_H] > 0 and not _cell_push(j, fc, w, kids[rec + K_H], ckey, cidx, croot,
+                                                  pkey, pchild, psib, fctr):
+            return LIMIT  # the cell table is full: the search stops (a limit, not a proof)
+    return RUNNING
 
 
 @njit(cache=True, _nrt=False, nogil=True)
@@ -442,7 +513,7 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
              nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
              mseen, mnext, mqueue, path, mw,
              cblk, cocc, cstamp, cstamp2, cqueue, cpool, cplayer, ctable, cctr,
-             dkey, dnorm, dbox, dres, wcache, wwork):
+             dkey, dnorm, dbox, dres, plan, rpar, kids, wcache, wwork):
     """Continue the feature-space search for at most ``budget`` expansions. A state
     whose PI-corral's boxes alone can never reach goals
     (:func:`levelforge.engine.sokoban_corral.corral_deadlock`, work arrays ``cblk`` to
@@ -502,7 +573,9 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
         ctr[C_FILL] += 1
         epoch = ctr[C_FILL]
         flood_fill(blk, width, np.int64(nplayer[u]), stamp, epoch, queue)
-        fu = _features(occ, blk, order, floor, width, stamp3, fctr, queue2)
+        _, fu, ureach = _features(occ, blk, nbox_pool, base, nbox, nplayer[u], order, floor, width,
+                               stamp3, fctr, queue2, plan, rpar)
+        nk = 0  # children recorded in kids, put into their cells after the advisors
         parent_matching(nbox_pool, base, nbox, np.int64(nplayer[u]), compof, n, dist, mw,
                         hway, hminv, hused)
         zmask = pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch,
@@ -556,19 +629,16 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                             if ctr[C_NODES] >= cap:
                                 status = LIMIT
                             else:
-                                fc = _features(occ, blk, order, floor, width, stamp3, fctr,
-                                               queue2)
-                                # a push that packs more goals or joins regions is free
-                                better = (fc & 0xFF) > (fu & 0xFF) or (fc >> 8) < (fu >> 8)
-                                j = _store(u, wbox, nbox, norm, bh, b * 4 + d, g1,
-                                           wu if better else wu + 1, fc, h, slot,
-                                           _entry(tepoch, key, np.int64(0)),
-                                           nbox_pool, nplayer, nparent, ng, nhash, nmove,
-                                           table, ctr, nw, pkey, pchild, psib, ckey, cidx,
-                                           croot, fctr)
-                                if j < 0:
-                                    status = LIMIT
-                                elif h == 0:
+                                fc, full, reach = _features(occ, blk, wbox, 0, nbox, norm, order,
+                                                      floor, width, stamp3, fctr, queue2,
+                                                      plan, rpar)
+                                j = _store_node(u, wbox, nbox, norm, bh, b * 4 + d, g1, slot,
+                                                _entry(tepoch, key, np.int64(0)), nbox_pool,
+                                                nplayer, nparent, ng, nhash, nmove, table, ctr)
+                                _record(kids, nk, j, h, fc, full, reach, b,
+                                        loose_around(occ, goals, t, width))
+                                nk += 1
+                                if h == 0:
                                     ctr[C_GOAL] = j
                                     status = SOLVED
                 occ[t] = 0
@@ -580,12 +650,15 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
             if status != RUNNING:
                 break
         if status == RUNNING:
+            status = _push_kids(kids, nk, wu, fu, ureach, nbox_pool, base, nbox, occ, goals,
+                                width, nw, pkey, pchild, psib, ckey, cidx, croot, fctr)
+        if status == RUNNING:
             status = _macro(u, _packed(occ, order), occ, blk, walls, goals, dead, dist, zob, width,
                             nbox, cap, nbox_pool, nplayer, nparent, ng, nhash, nmove, table,
                             ctr, stamp, epoch, stamp2, queue2, tmp, wbox, hu, hv, hp, hway,
                             hminv, hused, fstack, hside, compof, nw, pkey, pchild, psib,
                             ckey, cidx, croot, fctr, stamp3, order, floor, mseen, mnext,
-                            mqueue, path, mw, wcache, wwork)
+                            mqueue, path, mw, plan, rpar, wcache, wwork)
         for i in range(nbox):
             c = nbox_pool[base + i]
             occ[c] = 0
@@ -601,7 +674,7 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
            nbox_pool, nplayer, nparent, ng, nhash, nmove, table, ctr, stamp, epoch,
            stamp2, queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack, hside,
            compof, nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
-           mseen, mnext, mqueue, path, mw, wcache, wwork):
+           mseen, mnext, mqueue, path, mw, plan, rpar, wcache, wwork):
     """The packing advisor on the expanded node ``u`` (its boxes marked in ``occ`` and
     ``blk``, its region ``stamp == epoch``): push a box along a whole path onto the next
     goal of the packing order, a child of weight 0 (the pushes on the way are stored as
@@ -667,7 +740,8 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
                 if ctr[C_NODES] + length > cap:
                     status = LIMIT
                 else:
-                    fc = _features(occ, blk, order, floor, width, stamp3, fctr, queue2)
+                    fc, _, _ = _features(occ, blk, wbox, 0, nbox, norm, order, floor, width,
+                                      stamp3, fctr, queue2, plan, rpar)
                     parent = u
                     g = np.int64(ng[u])
                     for q in range(length - 1):  # the pushes on the way

@@ -11,7 +11,7 @@ from levelforge import ConfigError
 from levelforge.engine import mines as K
 from levelforge.engine import mines_enum as E
 from levelforge.mines import (Assistant, Game, GuessPolicy, Level, autoplay, endgame_move,
-                              guess_policy, win_probability)
+                              fifty_fifty_move, guess_policy, win_probability)
 
 import naive_mines as naive
 from mines_positions import random_position
@@ -197,8 +197,10 @@ def test_endgame_gives_up_over_its_caps():
 def test_every_guess_is_a_selectable_closed_unflagged_cell(level):
     assistant = Assistant(complete=True)
     guessed = 0
-    for rule in ("best", "lookahead", "endgame", "safest"):
-        policy = guess_policy(rule)
+    chosen_by = set()
+    for rule in ("best", "lookahead", "endgame", "safest", "switches"):
+        policy = GuessPolicy(fifty=True, zero=True, deep=True) if rule == "switches" \
+            else guess_policy(rule)
         for seed in range(15):
             game = Game(level, seed=seed)
             lv = game.level
@@ -216,8 +218,10 @@ def test_every_guess_is_a_selectable_closed_unflagged_cell(level):
                 x, y, z = policy.choose(obs, a)
                 assert obs.selectable[z, y, x] and obs.state[z, y, x] == K.CLOSED
                 guessed += 1
+                chosen_by.add(policy.last)
                 game.open((x, y, z))
     assert guessed > 20
+    assert {"endgame", "lookahead"} <= chosen_by
 
 
 def _twin(game):
@@ -271,6 +275,8 @@ def test_the_guess_never_depends_on_the_hidden_minefield():
                 for rule in ("best", "lookahead", "endgame"):
                     assert guess_policy(rule).choose(other, b) == \
                         guess_policy(rule).choose(obs, a)
+                switches = GuessPolicy(fifty=True, zero=True, deep=True)
+                assert switches.choose(other, b) == switches.choose(obs, a)
                 compared += 1
             game.open(guess_policy("best").choose(obs, a))
     assert compared >= 20
@@ -329,3 +335,124 @@ def test_dead_rule_skips_cells_that_can_show_one_number(level):
         mixed += bool(dead) and dead != set(cand)
         seen += 1
     assert seen >= 5 and mixed >= 1
+
+
+def _qualifies(obs, sols, a):
+    """Brute force: is flat cell ``a`` safe or one half of an unavoidable 50/50 (a partner
+    ``b`` such that no open cell sees one of them only and every placement with ``a`` a
+    mine has ``b`` safe and the closed cells next to exactly one of them mines)?"""
+    w, h, d = obs.width, obs.height, obs.depth
+    state = obs.state.reshape(-1).tolist()
+    nbs = [{naive.flat(nb, w, h) for nb in naive.neighbours(obs.cell_of(c), w, h, d)}
+           for c in range(w * h * d)]
+    with_a = [s for s in sols if a in s]
+    if not with_a or len(with_a) == len(sols):
+        return False
+    for b in range(w * h * d):
+        if b == a or state[b] != naive.CLOSED:
+            continue
+        only = (nbs[a] ^ nbs[b]) - {a, b}
+        if any(state[x] == naive.OPEN for x in only):
+            continue
+        closed = {x for x in only if state[x] == naive.CLOSED}
+        if all(b not in s and closed <= s for s in with_a):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("level", ["8x8x1-13", "6x6x1-9", "5x5x1-7", "4x4x2-6"])
+def test_fifty_fifty_cells_qualify_by_brute_force(level):
+    """Every cell the 50/50 rule returns is selectable and qualifies over every placement;
+    on these boards the rule finds some."""
+    assistant = Assistant(complete=True)
+    found = checked = 0
+    for obs in stuck_positions(level, range(80), 16):
+        a = assistant.analyze(obs, exact=True)
+        cell = fifty_fifty_move(obs, a.probabilities)
+        checked += 1
+        if cell is None:
+            continue
+        x, y, z = cell
+        assert obs.selectable[z, y, x] and obs.state[z, y, x] == K.CLOSED
+        assert _qualifies(obs, placements(obs), obs.cell_index(cell))
+        assert GuessPolicy(fifty=True).choose(obs, a) in (cell, endgame_move(obs))
+        found += 1
+    assert checked >= 20 and found >= 2
+
+
+@pytest.mark.parametrize("level", ["8x8x1-13", "5x5x2-10"])
+def test_zero_chance_matches_placements(level):
+    """P(safe and shows 0) of every closed cell, from the counts, against the share of
+    placements where the cell and its closed neighbours are all safe."""
+    from levelforge.mines.guess import zero_chance
+    assistant = Assistant(complete=True)
+    compared = 0
+    for obs in stuck_positions(level, range(40), 18):
+        a = assistant.analyze(obs, exact=True)
+        sols = placements(obs)
+        w, h, d = obs.width, obs.height, obs.depth
+        state = obs.state.reshape(-1)
+        cells = np.flatnonzero(state == K.CLOSED)
+        got = zero_chance(obs, cells, a.log_count, Assistant(complete=True))
+        for c, value in zip(cells.tolist(), got.tolist()):
+            around = {naive.flat(nb, w, h) for nb in naive.neighbours(obs.cell_of(c), w, h, d)}
+            flagged = any(state[j] == K.FLAGGED for j in around)
+            want = 0.0 if flagged else sum(not (s & (around | {c})) for s in sols) / len(sols)
+            assert value == pytest.approx(want, abs=1e-9)
+            compared += 1
+    assert compared > 100
+
+
+def lookahead_reference(obs, sols, c, plies, state=None):
+    """Brute force of the look-ahead score of flat cell ``c`` over the placements
+    ``sols``: the sum over the numbers ``v`` it can show of P(safe, v) times 1 when some
+    selectable cell is then certainly safe (or none is left uncertain), else the best
+    safety left (``plies == 1``) or the best one-ply score of any selectable cell of that
+    position (``plies == 2``)."""
+    w, h, d = obs.width, obs.height, obs.depth
+    state = obs.state.reshape(-1).tolist() if state is None else state
+    around = [naive.flat(nb, w, h) for nb in naive.neighbours(obs.cell_of(c), w, h, d)]
+    flags = sum(state[j] == naive.FLAGGED for j in around)
+    parts = {}
+    for s in sols:
+        if c not in s:
+            parts.setdefault(flags + sum(j in s for j in around), []).append(s)
+    child = list(state)
+    child[c] = naive.OPEN
+    sel = naive.selectable(child, w, h, d)
+    score = 0.0
+    for part in parts.values():
+        share = len(part) / len(sols)
+        unknown = [i for i, st in enumerate(child) if st == naive.CLOSED and sel[i]
+                   and not all(i in s for s in part)]
+        if not unknown or any(not any(i in s for s in part) for i in unknown):
+            score += share
+        elif plies == 1:
+            score += share * (1 - min(sum(i in s for s in part) for i in unknown) / len(part))
+        else:
+            score += share * max(lookahead_reference(obs, part, i, 1, child) for i in
+                                 [i for i, st in enumerate(child) if st == naive.CLOSED and sel[i]])
+    return score
+
+
+@pytest.mark.parametrize("level", ["6x6x1-9", "5x5x1-7", "4x4x2-6"])
+def test_two_ply_lookahead_scores_match_brute_force(level, monkeypatch):
+    """The one- and two-ply look-ahead scores of every selectable cell (every cell of the
+    next position a candidate: margin 1, no cap) against brute force over the placements."""
+    from levelforge.mines import guess as G
+    monkeypatch.setattr(G, "MARGIN", 1.0)
+    monkeypatch.setattr(G, "DEEP_CANDIDATES", 10_000)
+    assistant = Assistant(complete=True)
+    probe = Assistant(complete=True)
+    compared = 0
+    for obs in stuck_positions(level, range(30), 14):
+        a = assistant.analyze(obs, exact=True)
+        sols = placements(obs)
+        p = a.probabilities.reshape(-1)
+        state = obs.state.reshape(-1)
+        for c in np.flatnonzero(obs.selectable.reshape(-1) & (state == K.CLOSED)).tolist():
+            for plies in (1, 2):
+                got = G._best_of(obs, p, np.array([c]), a.log_count, probe, False, plies)[1]
+                assert got == pytest.approx(lookahead_reference(obs, sols, c, plies), abs=1e-9)
+            compared += 1
+    assert compared >= 20

@@ -10,10 +10,11 @@ from .assistant import Analysis, Assistant, Move
 from .autoplayer import GUESS_RULES, AutoplayResult, autoplay, guess_policy
 from .editor import BoardCheck, check_board, random_mines
 from .game import PRESETS, Game, Level
-from .guess import GuessPolicy, best_guess, endgame_move, win_probability
+from .endgame import endgame_move, win_probability
+from .guess import GuessPolicy, best_guess, fifty_fifty_move
 from .observation import PublicObservation
 
 __all__ = ["Analysis", "Assistant", "AutoplayResult", "BoardCheck", "GUESS_RULES", "Game",
            "GuessPolicy", "Level", "Move", "PRESETS", "PublicObservation", "autoplay",
-           "best_guess", "check_board", "endgame_move", "guess_policy", "random_mines",
-           "win_probability"]
+           "best_guess", "check_board", "endgame_move", "fifty_fifty_move", "guess_policy",
+           "random_mines", "win_probability"]

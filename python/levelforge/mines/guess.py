@@ -26,7 +26,6 @@ Everything here reads the public observation only. The ideas below are switches 
 from __future__ import annotations
 
 import math
-from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -37,16 +36,17 @@ from levelforge.engine import mines_enum as E
 from levelforge.errors import ConfigError
 
 from .assistant import Assistant
+from .endgame import ENDGAME_SOLUTIONS, endgame_move
 from .observation import Cell, PublicObservation
 
 MARGIN = 0.1              # look-ahead candidates: mine probability within this of the lowest
 CANDIDATES = 8            # and at most this many of them
 LOOKAHEAD_NODES = 20_000  # counting states per component of a position thought of, else no
                           # look-ahead for that guess (the safest cell)
-ENDGAME_SOLUTIONS = 200   # the endgame search enumerates at most this many placements
-ENDGAME_CELLS = 60        # over at most this many closed cells
-ENDGAME_NODES = 200_000   # openings of a cell in a placement per decision, then a limit
-ENUMERATION_NODES = 20_000  # and steps of the placement enumeration
+FIFTY_RUNS = 24           # analyses with a candidate flagged per 50/50 search
+ZERO_RUNS = 48            # counts of exact chances of a 0 per look-ahead
+DEEP_CELLS = 100          # a second ply of look-ahead on positions of at most this many
+DEEP_CANDIDATES = 4       # closed cells, over this many near-safest cells of each position
 
 
 def best_guess(obs: PublicObservation, probabilities: npt.ArrayLike | None) -> Cell | None:
@@ -135,19 +135,31 @@ class GuessPolicy:
     True
     """
 
-    def __init__(self, lookahead: bool = True, endgame: bool = True, dead: bool = False) -> None:
-        for name, v in (("lookahead", lookahead), ("endgame", endgame), ("dead", dead)):
+    def __init__(self, lookahead: bool = True, endgame: bool = True, dead: bool = False,
+                 fifty: bool = False, zero: bool = False, deep: bool = False) -> None:
+        switches = {"lookahead": lookahead, "endgame": endgame, "dead": dead, "fifty": fifty,
+                    "zero": zero, "deep": deep}
+        for name, v in switches.items():
             if not isinstance(v, (bool, np.bool_)):
                 raise ConfigError(f"{name} must be True or False, got {v!r}")
         self.lookahead = bool(lookahead)
         self.endgame = bool(endgame)
         self.dead = bool(dead)
+        self.fifty = bool(fifty)
+        self.zero = bool(zero)
+        self.deep = bool(deep)
         self.last = "safest"        # which idea chose the last guess
         self._probe = None
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict."""
-        return {"lookahead": self.lookahead, "endgame": self.endgame, "dead": self.dead}
+        return {"lookahead": self.lookahead, "endgame": self.endgame, "dead": self.dead,
+                "fifty": self.fifty, "zero": self.zero, "deep": self.deep}
+
+    def _assistant(self):
+        if self._probe is None:
+            self._probe = Assistant(max_component_cells=1 << 20, max_nodes=LOOKAHEAD_NODES)
+        return self._probe
 
     def choose(self, obs: PublicObservation, analysis: Any) -> Cell | None:
         """The cell to open in ``obs`` (a selectable closed cell), or None when there is none.
@@ -166,28 +178,52 @@ class GuessPolicy:
             if cell is not None:
                 self.last = "endgame"
                 return cell
+        if self.fifty:
+            cell = fifty_fifty_move(obs, p, self._assistant())
+            if cell is not None:
+                self.last = "fifty"
+                return cell
         if self.lookahead:
-            if self._probe is None:
-                self._probe = Assistant(max_component_cells=1 << 20, max_nodes=LOOKAHEAD_NODES)
-            cell = _lookahead_move(obs, p, log_count, self._probe, self.dead)
+            cell = _lookahead_move(obs, p, log_count, self._assistant(), self.dead, self.zero,
+                                   self.deep)
             if cell is not None:
                 self.last = "lookahead"
                 return cell
         return best_guess(obs, p)
 
 
-def _lookahead_move(obs, probabilities, log_count, assistant, dead=False):
+def _lookahead_move(obs, probabilities, log_count, assistant, dead=False, zero_exact=False,
+                    deep=False):
     """The near-safest cell of largest ``sum_v P(safe, v) * (1 if progress else the best
     safety left)``; None when there is no candidate. With ``dead``, candidates that can
     show only one number lose to any that can show more, and the safest candidate is
-    taken when all are dead."""
+    taken when all are dead. With ``zero_exact``, cells tied at the cut of the
+    ``CANDIDATES`` are ranked by their exact chance of showing a 0. With ``deep``, on a
+    position of at most ``DEEP_CELLS`` closed cells, a number that makes no progress is
+    worth the best one-ply score of the position it leaves (its ``DEEP_CANDIDATES``
+    near-safest cells) instead of the best safety left."""
     p, cand, zero = _candidates(obs, probabilities, MARGIN)
     if cand.size == 0:
         return None
-    order = np.lexsort((cand, -zero, p[cand]))[:CANDIDATES]
-    cand = cand[order]
+    order = np.lexsort((cand, -zero, p[cand]))
+    if zero_exact and cand.size > CANDIDATES:
+        cut = p[cand[order[CANDIDATES - 1]]]
+        tied = np.abs(p[cand] - cut) <= 1e-9
+        if np.count_nonzero(tied) > 1:
+            zero = np.array(zero)
+            zero[tied] = zero_chance(obs, cand[tied], log_count, assistant)
+            order = np.lexsort((cand, -zero, p[cand]))
+    cand = cand[order[:CANDIDATES]]
     if cand.size == 1:
         return obs.cell_of(int(cand[0]))
+    plies = 2 if deep and np.count_nonzero(obs.state == K.CLOSED) <= DEEP_CELLS else 1
+    best = _best_of(obs, p, cand, log_count, assistant, dead, plies)[0]
+    return None if best is None else obs.cell_of(best)
+
+
+def _best_of(obs, p, cand, log_count, assistant, dead, plies):
+    """``(cell, score)`` of the candidate (flat) of largest look-ahead score over
+    ``plies`` plies; ``(None, nan)`` when a count is over a cap."""
     w, h, d = obs.width, obs.height, obs.depth
     n = w * h * d
     nb26, nb6, boundary = K.board_tables(w, h, d)
@@ -214,262 +250,161 @@ def _lookahead_move(obs, probabilities, log_count, assistant, dead=False):
             ws = assistant._ws
             log_v = float(ws.fw[E.log_count_index(n)])
             if math.isnan(log_v):        # a component over a cap: no exact count here
-                return None
+                return None, math.nan
             share = math.exp(log_v - log_count)
             shows += share > 0.0
             unknown = (state == K.CLOSED) & (sel != 0) & (ws.known != K.MINE)
-            if np.any(unknown & (ws.known == K.SAFE)):
+            if np.any(unknown & (ws.known == K.SAFE)) or not np.any(unknown):
                 score += share
-            elif np.any(unknown):
-                score += share * (1.0 - float(np.nanmin(ws.prob[unknown])))
-            else:
-                score += share
+                continue
+            safety = 1.0 - float(np.nanmin(ws.prob[unknown]))
+            if plies > 1:
+                safety = _next_step(obs, state, numbers, sel, ws.prob, log_v, assistant, safety)
+            score += share * safety
         state[c] = K.CLOSED
         numbers[c] = -1
         if dead and shows <= 1:
             continue
         if score > best_score + 1e-12:
             best, best_score = c, score
-    return obs.cell_of(best)
+    return best, best_score
 
 
-class _Limit(Exception):
-    """The endgame search went past its budget."""
+def _next_step(obs, state, numbers, sel, prob, log_count, assistant, safety):
+    """The best one-ply score of the position ``state``/``numbers`` thought of (its exact
+    probabilities ``prob``, log count ``log_count``), over its ``DEEP_CANDIDATES``
+    near-safest cells; ``safety`` when a count is over a cap."""
+    shape = obs.shape
+    child = PublicObservation(obs.width, obs.height, obs.depth, obs.mines,
+                              state.reshape(shape).copy(), numbers.reshape(shape).copy(),
+                              (sel != 0).reshape(shape), obs.remaining_mines, "playing")
+    cp, cand, zero = _candidates(child, prob.copy(), MARGIN)
+    cand = cand[np.lexsort((cand, -zero, cp[cand]))[:DEEP_CANDIDATES]]
+    score = _best_of(child, cp, cand, log_count, assistant, False, 1)[1]
+    return safety if math.isnan(score) else score
 
 
-def endgame_move(obs: PublicObservation, max_nodes: int | None = None) -> Cell | None:
-    """The guess that maximises the exact probability of winning, or None (over the caps).
+def fifty_fifty_move(obs: PublicObservation, probabilities: npt.ArrayLike,
+                     assistant: Assistant | None = None) -> Cell | None:
+    """A selectable cell that is safe or one half of an unavoidable 50/50, or None.
 
-    Enumerates every placement of the remaining mines on the closed unflagged cells that
-    the numbers allow (None past ``ENDGAME_SOLUTIONS`` placements, past
-    ``ENDGAME_CELLS`` cells or past ``ENUMERATION_NODES`` steps), then searches
-    the information states: a certain safe selectable cell is opened at once (free
-    information), certain mines are flagged (in 3-D a flag exposes the cells below it),
-    otherwise every selectable cell that is not certain is tried, each number it may show
-    (and the cells a 0 opens) splitting the placements. Returns None past ``max_nodes``
-    openings of a cell in a placement (default ``ENDGAME_NODES``; a limit) too.
+    A closed cell ``a`` next to an open number (mine probability strictly between 0 and
+    1) qualifies with a partner ``b`` when no open number sees one of the two without the
+    other, and in every placement where ``a`` is a mine, ``b`` is safe and every closed
+    cell next to exactly one of them is a mine. Then whenever ``a`` is a mine, swapping ``a`` and ``b`` gives
+    a placement that no later opening of another cell can tell apart: that guess is
+    coming anyway, so it is taken now and its number, if ``a`` is safe, may settle its
+    neighbours (JSMinesweeper's 50/50 and pseudo-50/50 rule). The condition is proved by
+    the assistant's logic on the observation with ``a`` flagged (its proofs are sound, so
+    a cell returned always qualifies; a pair it cannot settle is missed). Of the cells
+    that qualify, the one of lowest mine probability (then lowest index) is returned.
 
-    >>> from levelforge.mines import Game
-    >>> game = Game("5x4x1-5", seed=0)
-    >>> _ = game.open((0, 0, 0))
-    >>> endgame_move(game.observe())
-    (4, 0, 0)
+    >>> from levelforge.mines import Assistant, Game
+    >>> game = Game("9x9x1-10", seed=1)
+    >>> _ = game.open((4, 4, 0))
+    >>> obs = game.observe()
+    >>> fifty_fifty_move(obs, Assistant().analyze(obs, exact=True).probabilities) is None
+    True
     """
-    search = _Endgame(obs)
-    if not search.enumerate():
-        return None
-    try:
-        _, cell = search.best(max_nodes)
-    except _Limit:
-        return None
-    return None if cell is None else obs.cell_of(int(search.cells[cell]))
-
-
-def win_probability(obs: PublicObservation, max_nodes: int | None = None) -> float | None:
-    """The exact probability of winning from ``obs`` with the best play (the value the
-    endgame search maximises); None over the caps.
-
-    >>> from levelforge.mines import Game
-    >>> game = Game("5x4x1-5", seed=0)
-    >>> _ = game.open((0, 0, 0))
-    >>> win_probability(game.observe())
-    0.75
-    """
-    search = _Endgame(obs)
-    if not search.enumerate():
-        return None
-    try:
-        return search.best(max_nodes)[0]
-    except _Limit:
-        return None
-
-
-class _Endgame:
-    """Placements of an observation as bit masks over its closed unflagged cells, and the
-    search over information states."""
-
-    def __init__(self, obs):
-        w, h, d = obs.width, obs.height, obs.depth
-        n = w * h * d
-        nb26, nb6, _ = K.board_tables(w, h, d)
-        state = obs.state.reshape(n)
-        numbers = obs.numbers.reshape(n)
-        self.cells = np.flatnonzero(state == K.CLOSED)
-        local = {int(c): i for i, c in enumerate(self.cells)}
-        self.m = len(self.cells)
-        self.remaining = obs.remaining_mines
-        flagged = state == K.FLAGGED
-        self.nbmask = []     # closed neighbours (26) of each local cell, as a mask
-        self.base = []       # flagged neighbours of each local cell
-        self.face = []       # closed face neighbours of each local cell, as a mask
-        for c in self.cells.tolist():
-            around = nb26[c][nb26[c] >= 0]
-            self.nbmask.append(sum(1 << local[int(x)] for x in around if int(x) in local))
-            self.base.append(int(np.count_nonzero(flagged[around])))
-            faces = nb6[c][nb6[c] >= 0]
-            self.face.append(sum(1 << local[int(x)] for x in faces if int(x) in local))
-        sel = obs.selectable.reshape(n)
-        self.sel0 = sum(1 << i for i, c in enumerate(self.cells.tolist()) if sel[c])
-        self.rows = []       # (mask, mines needed) per open number with closed neighbours
-        for c in np.flatnonzero(state == K.OPEN).tolist():
-            around = nb26[c][nb26[c] >= 0]
-            mask = sum(1 << local[int(x)] for x in around if int(x) in local)
-            if mask:
-                need = int(numbers[c]) - int(np.count_nonzero(flagged[around]))
-                self.rows.append((mask, need))
-        self.sols = []
-        self.memo = {}
-        self.nodes = 0
-
-    def enumerate(self):
-        """Every placement (a mask of mines) the rows and the count allow; False over
-        the caps."""
-        if self.m > ENDGAME_CELLS or self.remaining < 0:
-            return False
-        front = 0
-        for mask, _ in self.rows:
-            front |= mask
-        order = [i for i in range(self.m) if front >> i & 1]
-        free = [i for i in range(self.m) if not front >> i & 1]
-        rows_of = [[k for k, (mask, _) in enumerate(self.rows) if mask >> i & 1]
-                   for i in range(self.m)]
-        need = [r[1] for r in self.rows]
-        left = [bin(r[0]).count("1") for r in self.rows]
-        sols = self.sols
-        steps = [0]
-
-        def rec(j, mask, mines):
-            steps[0] += 1
-            if steps[0] > ENUMERATION_NODES:
-                raise _Limit
-            if j == len(order):
-                rest = self.remaining - mines
-                if rest < 0 or rest > len(free):
-                    return
-                if math.comb(len(free), rest) + len(sols) > ENDGAME_SOLUTIONS:
-                    raise _Limit
-                for pick in combinations(free, rest):
-                    sols.append(mask | sum(1 << i for i in pick))
-                return
-            i = order[j]
-            for v in (0, 1):
-                if mines + v > self.remaining:
-                    break
-                ok = True
-                for k in rows_of[i]:
-                    left[k] -= 1
-                    need[k] -= v
-                    if need[k] < 0 or need[k] > left[k]:
-                        ok = False
-                if ok:
-                    rec(j + 1, mask | (v << i), mines + v)
-                for k in rows_of[i]:
-                    left[k] += 1
-                    need[k] += v
-
-        try:
-            rec(0, 0, 0)
-        except _Limit:
-            return False
-        return bool(sols)
-
-    def _value(self, i, sol):
-        return self.base[i] + bin(sol & self.nbmask[i]).count("1")
-
-    def _open(self, i, sol, opened):
-        """The cells opening ``i`` opens in placement ``sol`` (a 0 opens its closed
-        neighbours, recursively) as a mask, and what they show."""
-        todo = [i]
-        got = 1 << i
-        shown = []
-        while todo:
-            j = todo.pop()
-            v = self._value(j, sol)
-            shown.append((j, v))
-            if v == self.base[j] and not sol & self.nbmask[j]:
-                nxt = self.nbmask[j] & ~opened & ~got & ~sol
-                while nxt:
-                    b = nxt & -nxt
-                    nxt ^= b
-                    got |= b
-                    todo.append(b.bit_length() - 1)
-        shown.sort()
-        return got, tuple(shown)
-
-    def _split(self, idx, i, opened):
-        """The placements of ``idx`` where ``i`` is safe, by what opening it shows."""
-        self.nodes += len(idx)
-        if self.nodes > self.max_nodes:
-            raise _Limit
-        parts = {}
-        for s in idx:
-            sol = self.sols[s]
-            if sol >> i & 1:
+    assistant = Assistant(max_component_cells=1 << 20, max_nodes=LOOKAHEAD_NODES) \
+        if assistant is None else assistant
+    w, h, d = obs.width, obs.height, obs.depth
+    n = w * h * d
+    p = np.asarray(probabilities, float).reshape(n)
+    nb26 = K.board_tables(w, h, d)[0]
+    state = np.array(obs.state.reshape(n))
+    closed = state == K.CLOSED
+    inside = nb26 >= 0
+    seen = np.zeros(n, bool)
+    seen[nb26[state == K.OPEN][inside[state == K.OPEN]]] = True
+    # a cell next to exactly one of the pair must be a mine under the hypothesis: an open
+    # cell never qualifies, nor an unconstrained closed cell that may be safe
+    bad = (state == K.OPEN) | (closed & (p < 1.0) & ~seen)
+    uncertain = closed & (p > 0.0) & (p < 1.0)
+    # a is next to a number (in a 50/50 without one, its partner is) and such neighbours
+    # of a must be b or next to b too: at most 1 + the 4 (in 3-D 16) that two share
+    nbad = (inside & bad[np.where(inside, nb26, 0)]).sum(axis=1)
+    cand = np.flatnonzero(uncertain & seen & obs.selectable.reshape(n)
+                          & (nbad <= (5 if d == 1 else 17)))
+    runs = 0
+    for a in cand[np.lexsort((cand, p[cand]))].tolist():
+        na = set(nb26[a][inside[a]].tolist())
+        pairs = []
+        for b in sorted(set(nb26[list(na)][inside[list(na)]].tolist()) | na):
+            if b == a or not uncertain[b] or 1.0 - p[b] < p[a] - 1e-9:
                 continue
-            got, shown = self._open(i, sol, opened)
-            parts.setdefault((got, shown), []).append(s)
-        return parts
+            nb = set(nb26[b][inside[b]].tolist())
+            only = [x for x in (na ^ nb) - {a, b} if state[x] != K.FLAGGED]
+            if not any(bad[x] or p[x] < p[a] - 1e-9 for x in only):
+                pairs.append((b, only))
+        if not pairs:
+            continue
+        if runs == FIFTY_RUNS:
+            break
+        runs += 1
+        state[a] = K.FLAGGED
+        code = assistant._run((w, h, d), state, obs.numbers.reshape(n),
+                              obs.remaining_mines - 1, True)
+        state[a] = K.CLOSED
+        if code != E.A_OK:
+            continue
+        known = assistant._ws.known
+        for b, only in pairs:
+            if known[b] == K.SAFE and all(known[x] == K.MINE for x in only):
+                return obs.cell_of(a)
+    return None
 
-    def best(self, max_nodes):
-        """``(win probability, best first cell or None)`` from the root."""
-        self.max_nodes = ENDGAME_NODES if max_nodes is None else max_nodes
-        return self._solve(tuple(range(len(self.sols))), 0, 0)
 
-    def _solve(self, idx, opened, flagged):
-        if len(idx) == 1:
-            return 1.0, None
-        key = (idx, opened)
-        got = self.memo.get(key)
-        if got is not None:
-            return got
-        union = 0
-        inter = (1 << self.m) - 1
-        for s in idx:
-            union |= self.sols[s]
-            inter &= self.sols[s]
-        closed = ((1 << self.m) - 1) & ~opened
-        # flag the certain mines that can be reached (a flag exposes its face neighbours)
-        while True:
-            reach = self._selectable(opened, flagged)
-            new = inter & reach & closed & ~flagged
-            if not new:
-                break
-            flagged |= new
-        reach = self._selectable(opened, flagged) & closed & ~flagged
-        safe = reach & ~union
-        total = len(idx)
-        if safe:
-            i = (safe & -safe).bit_length() - 1
-            value = 0.0
-            for (more, _), part in self._split(idx, i, opened).items():
-                value += len(part) / total * self._solve(tuple(part), opened | more, flagged)[0]
-            out = (value, i)
-        else:
-            out = (0.0, None)
-            guesses = reach & union & ~inter
-            while guesses:
-                b = guesses & -guesses
-                guesses ^= b
-                i = b.bit_length() - 1
-                value = 0.0
-                for (more, _), part in self._split(idx, i, opened).items():
-                    value += len(part) / total * self._solve(tuple(part), opened | more,
-                                                             flagged)[0]
-                if value > out[0] + 1e-12 or out[1] is None:
-                    out = (value, i)
-                if out[0] >= 1.0 - 1e-12:
-                    break
-        self.memo[key] = out
-        return out
+def zero_chance(obs: PublicObservation, cells: npt.ArrayLike, log_count: float,
+                assistant: Assistant) -> npt.NDArray[np.float64]:
+    """The exact probability that each of ``cells`` (flat indices of closed cells) is safe
+    and shows a 0, from the counts: the observation with the cell opened as a 0 over the
+    observation's own count (``log_count``, from an exact analysis). A cell next to a flag
+    cannot show a 0. Cells no open number sees whose closed neighbours no open number sees
+    either are interchangeable up to their number of closed neighbours, so they are counted
+    once per number; at most ``ZERO_RUNS`` counts are made, the rest keep NaN.
 
-    def _selectable(self, opened, flagged):
-        """Local cells selectable once ``opened`` are open and ``flagged`` flagged."""
-        exposed = opened | flagged
-        mask = self.sel0
-        rest = ((1 << self.m) - 1) & ~mask
-        while rest:
-            b = rest & -rest
-            rest ^= b
-            if self.face[b.bit_length() - 1] & exposed:
-                mask |= b
-        return mask
+    >>> from levelforge.mines import Assistant, Game
+    >>> game = Game("9x9x1-10", seed=1)
+    >>> _ = game.open((4, 4, 0))
+    >>> obs = game.observe()
+    >>> a = Assistant().analyze(obs, exact=True)
+    >>> chance = float(zero_chance(obs, [0], a.log_count, Assistant())[0])
+    >>> bool(0 < chance < 1 - a.probabilities[0, 0, 0])
+    True
+    """
+    w, h, d = obs.width, obs.height, obs.depth
+    n = w * h * d
+    nb26 = K.board_tables(w, h, d)[0]
+    inside = nb26 >= 0
+    state = np.array(obs.state.reshape(n))
+    numbers = np.array(obs.numbers.reshape(n))
+    opened = state == K.OPEN
+    seen = np.zeros(n, bool)
+    seen[nb26[opened][inside[opened]]] = True
+    out = np.full(len(cells), np.nan)
+    by_count = {}
+    runs = 0
+    for k, c in enumerate(np.asarray(cells, np.int64).tolist()):
+        around = nb26[c][inside[c]]
+        if np.any(state[around] == K.FLAGGED):
+            out[k] = 0.0
+            continue
+        key = None
+        if not seen[c] and not np.any(seen[around]):
+            key = int(np.count_nonzero(state[around] == K.CLOSED))
+            if key in by_count:
+                out[k] = by_count[key]
+                continue
+        if runs == ZERO_RUNS:
+            continue
+        runs += 1
+        state[c], numbers[c] = K.OPEN, 0
+        share = 0.0
+        if assistant._run((w, h, d), state, numbers, obs.remaining_mines, True) == E.A_OK:
+            share = math.exp(float(assistant._ws.fw[E.log_count_index(n)]) - log_count)
+        state[c], numbers[c] = K.CLOSED, -1
+        out[k] = share
+        if key is not None:
+            by_count[key] = share
+    return out

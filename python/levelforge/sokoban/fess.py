@@ -6,6 +6,7 @@ import numpy as np
 from ..engine import sokoban_corral as _c
 from ..engine import sokoban_state as _s
 from ..engine import sokoban_fess as _f
+from ..engine import sokoban_fess_features as _ff
 from ..engine import sokoban_window as _w
 from .packing import goal_depth
 
@@ -62,6 +63,7 @@ class FessWorkspace:
             self.cctr[_c.CC_FILL] = self.cctr[_c.CC_FILL2] = 0
         if ws.boxes + 1 > getattr(self, "mw", np.zeros(0)).shape[0] // 8:
             self.mw = np.zeros(8 * (ws.boxes + 1), np.int64)
+            self.kids = np.zeros(_ff.K_FIELDS * 4 * (ws.boxes + 1), np.int64)
         if ws.nodes != self.nodes:
             keep = min(self.nodes, int(ws.ctr[_s.C_NODES]), ws.nodes)
             arrays = []
@@ -78,19 +80,75 @@ class FessWorkspace:
 
     def corral_arrays(self, walls):
         """The corral-deadlock search's work arrays for a new board (``cblk`` set to
-        ``walls``, the cache emptied), then the window deadlocks' cache (emptied) and work
-        array."""
+        ``walls``, the cache emptied; the window deadlocks' cache ``wcache`` emptied too)."""
         self.cblk[:walls.shape[0]] = walls
         self.dnorm[:] = -1
         self.wcache[:] = -1
         return (self.cblk, self.cocc, self.cstamp, self.cstamp2, self.cqueue, self.cpool,
                 self.cplayer, self.ctable, self.cctr, self.dkey, self.dnorm, self.dbox,
-                self.dres, self.wcache, self.wwork)
+                self.dres)
 
     def arrays(self):
         """The kernels' arguments after the shared workspace's, in their order."""
         return (self.nw, self.pkey, self.pchild, self.psib, self.ckey, self.cidx, self.croot,
                 self.fctr, self.stamp3)
+
+
+def room_links(walls, width):
+    """The rooms of a board and which of them passages join, for the room-connectivity
+    feature: ``(link, room, pa, pb)`` (int32). Room cells are the floor cells of an open
+    2x2 square, rooms their connected areas, numbered in order of their first cells; the
+    other floor cells are passages, listed in ``link``. ``room[c]`` is the room of cell
+    ``c`` (-1 on a passage, -2 on a wall). Rooms ``pa[p] < pb[p]`` are the pairs that a
+    connected run of passages touches both of.
+
+    >>> rows = ["#######", "#  #  #", "#     #", "#  #  #", "#######"]
+    >>> w = np.array([ch == "#" for r in rows for ch in r], np.uint8)
+    >>> link, room, pa, pb = room_links(w, 7)
+    >>> link.tolist(), pa.tolist(), pb.tolist()
+    ([17], [0], [1])
+    """
+    n = walls.shape[0]
+    steps = (-width, -1, 1, width)
+    grid = walls.reshape(-1, width) == 0
+    square = grid[:-1, :-1] & grid[1:, :-1] & grid[:-1, 1:] & grid[1:, 1:]  # by top-left
+    open_cell = np.zeros_like(grid)
+    for dy in (0, 1):
+        for dx in (0, 1):
+            open_cell[dy:dy + square.shape[0], dx:dx + square.shape[1]] |= square
+    open_cell = open_cell.ravel()
+    passage = (walls == 0) & ~open_cell
+    queue = np.zeros(n, np.int32)
+    room = np.zeros(n, np.int32)
+    _ff.label_areas((~open_cell).astype(np.uint8), width, room, queue)
+    room[passage] = -1
+    room[walls != 0] = -2
+    runs = np.zeros(n, np.int32)
+    nruns = _ff.label_areas((~passage).astype(np.uint8), width, runs, queue)
+    touch = [set() for _ in range(nruns)]
+    link = np.flatnonzero(passage).astype(np.int32)
+    for c in link:
+        for s in steps:
+            if room[c + s] >= 0:
+                touch[runs[c]].add(int(room[c + s]))
+    pairs = sorted({(a, b) for rs in touch for a in rs for b in rs if a < b})
+    pa = np.array([a for a, _ in pairs], np.int32)
+    pb = np.array([b for _, b in pairs], np.int32)
+    return link, room, pa, pb
+
+
+def fess_plan(board, order, ws):
+    """The per-level arrays of the features (``plan`` of the kernels): room links
+    (:func:`room_links`) and the out-of-plan areas
+    (:func:`levelforge.engine.sokoban_fess_features.out_of_plan_areas`, one row of
+    cells per goal of ``order``)."""
+    walls, width = board[0], board[5]
+    n = walls.shape[0]
+    link, room, pa, pb = room_links(walls, width)
+    inarea = np.zeros(max(order.shape[0], 1) * n, np.int32)
+    _ff.out_of_plan_areas(walls, order, width, ws.blk, np.zeros(n, np.int64), ws.queue2,
+                          inarea)
+    return link, room, pa, pb, inarea
 
 
 def packing_order(board, ws, fws):
@@ -117,8 +175,11 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit):
         order = packing_order(board, ws, fws)
         if limit.reason() is not None:  # the order is unfinished
             return _s.HALTED, 0, 0
+        plan = fess_plan(board, order, ws)
+        rpar = np.zeros(max(int(plan[1].max()) + 1, 1), np.int32)
         status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
-                               ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor)
+                               ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor, plan,
+                               rpar)
         while status == _s.RUNNING or status == _s.GROW:
             if limit.reason() is not None:
                 status = _s.HALTED
@@ -129,5 +190,6 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit):
             a = ws.search_arrays()
             status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
                                  *fws.arrays(), order, floor, fws.mseen, fws.mnext,
-                                 fws.mqueue, fws.path, fws.mw, *corral)
+                                 fws.mqueue, fws.path, fws.mw, *corral, plan, rpar,
+                                 fws.kids, fws.wcache, fws.wwork)
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])

@@ -1,0 +1,50 @@
+"""The feature-space search alone (no packing stages before it, no weighted A* after it)
+on XSokoban levels under a node cap: solved counts that do not depend on the machine
+or its load, for comparing versions of :mod:`levelforge.engine.sokoban_fess`.
+
+    python asv_bench/report_fess.py --xsb XSokoban_90.xsb --levels 1-30 --nodes 50000
+
+Prints one line per level (status, pushes, stored and expanded states) and a closing
+table row; every solution is replayed. XSokoban is not bundled: pass any 90-level
+"XSokoban" / "Original" XSB file.
+"""
+import argparse
+import sys
+
+from levelforge.sokoban import Solver, load_xsb, replay
+from report_sokoban_solve import _numbers
+
+
+def fess_only(nodes):
+    """A solver whose ``optimal=False`` runs the feature-space search and nothing else."""
+    solver = Solver(max_nodes=nodes).warm_up()
+    solver._stages = False
+    solver._search = lambda *args: ("limit", None, 0, 0)  # no whole-level A* after it
+    return solver
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--xsb", required=True, help="the XSokoban 90 XSB file (not bundled)")
+    ap.add_argument("--levels", type=_numbers, default=None, help="e.g. 1,5,11-20")
+    ap.add_argument("--nodes", type=int, default=50_000, help="stored states per level")
+    args = ap.parse_args(argv)
+    levels = load_xsb(args.xsb)
+    numbers = args.levels or list(range(1, len(levels) + 1))
+    solver = fess_only(args.nodes)
+    solved, expanded = [], 0
+    for k in numbers:
+        r = solver.solve(levels[k - 1], optimal=False)
+        if r.solved:
+            assert replay(levels[k - 1], r.solution).is_solved, f"level {k} does not replay"
+            solved.append(k)
+        expanded += r.expanded
+        print(f"level {k}: {r.status} pushes {r.pushes} nodes {r.nodes} "
+              f"expanded {r.expanded}", flush=True)
+    print(f"\n| levels | max_nodes | solved | expanded (all) |\n|---|---|---|---|\n"
+          f"| {len(numbers)} | {args.nodes:,} | {len(solved)}/{len(numbers)} | {expanded:,} |")
+    print(f"solved: {' '.join(map(str, solved)) or '-'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
