@@ -29,6 +29,7 @@ from .sokoban_match import child_matching, parent_matching
 from .sokoban import _child_norm, _entry, _region_min, place_boxes
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_corral import corral_deadlock
+from .sokoban_deadlock import push_deadlock
 from .sokoban_fess_features import (ADV_ROOMS, FEATURE_MAX, K_ADV, K_FEAT, K_FIELDS, K_FROM,
                                      K_H, K_HOT, K_LINKS, K_NODE, K_OOP, K_REACH, K_REG,
                                      advise, blocked_links, feature_key, hotspot,
@@ -512,11 +513,14 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
              nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
              mseen, mnext, mqueue, path, mw,
              cblk, cocc, cstamp, cstamp2, cqueue, cpool, cplayer, ctable, cctr,
-             dkey, dnorm, dbox, dres, plan, rpar, kids):
+             dkey, dnorm, dbox, dres, plan, rpar, kids, wcache, wwork):
     """Continue the feature-space search for at most ``budget`` expansions. A state
     whose PI-corral's boxes alone can never reach goals
     (:func:`levelforge.engine.sokoban_corral.corral_deadlock`, work arrays ``cblk`` to
-    ``dres``) is a deadlock: none of its children is made. Returns
+    ``dres``) is a deadlock: none of its children is made. A child (or packing macro)
+    that :func:`levelforge.engine.sokoban_deadlock.push_deadlock` proves a deadlock (a
+    stuck set, or a window deadlock with the cache ``wcache`` and work array ``wwork``)
+    is not stored. Returns
     RUNNING (budget used), SOLVED (``ctr[C_GOAL]``), UNSOLVABLE (no open state left:
     every reachable state was expanded, a proof), LIMIT (node cap, cell table full or
     pushes past ``MAX_G``), GROW (the node arrays or the table need room: grow them
@@ -597,7 +601,9 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                 blk[b] = 0
                 occ[t] = 1
                 blk[t] = 1
-                if frozen_state(t, walls, occ, dead, goals, tmp, width, fstack) != 2:
+                if frozen_state(t, walls, occ, dead, goals, tmp, width, fstack) != 2 \
+                        and not push_deadlock(t, b, walls, goals, occ, dead, width, tmp, fstack,
+                                              stamp3, fctr, F_FILL, queue2, wcache, wwork):
                     k = 0
                     for j in range(nbox):
                         if j != i:
@@ -652,7 +658,7 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                             ctr, stamp, epoch, stamp2, queue2, tmp, wbox, hu, hv, hp, hway,
                             hminv, hused, fstack, hside, compof, nw, pkey, pchild, psib,
                             ckey, cidx, croot, fctr, stamp3, order, floor, mseen, mnext,
-                            mqueue, path, mw, plan, rpar)
+                            mqueue, path, mw, plan, rpar, wcache, wwork)
         for i in range(nbox):
             c = nbox_pool[base + i]
             occ[c] = 0
@@ -668,7 +674,7 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
            nbox_pool, nplayer, nparent, ng, nhash, nmove, table, ctr, stamp, epoch,
            stamp2, queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack, hside,
            compof, nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
-           mseen, mnext, mqueue, path, mw, plan, rpar):
+           mseen, mnext, mqueue, path, mw, plan, rpar, wcache, wwork):
     """The packing advisor on the expanded node ``u`` (its boxes marked in ``occ`` and
     ``blk``, its region ``stamp == epoch``): push a box along a whole path onto the next
     goal of the packing order, a child of weight 0 (the pushes on the way are stored as
@@ -704,7 +710,9 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
         moved += 1
     last = np.int64(path[length - 1] >> 2) + steps[path[length - 1] & 3]
     status = RUNNING
-    if ok and frozen_state(last, walls, occ, dead, goals, tmp, width, fstack) != 2:
+    if ok and frozen_state(last, walls, occ, dead, goals, tmp, width, fstack) != 2 \
+            and not push_deadlock(last, player, walls, goals, occ, dead, width, tmp, fstack,
+                                  stamp3, fctr, F_FILL, queue2, wcache, wwork):
         k = 0
         for j in range(nbox):
             v = nbox_pool[u * nbox + j]

@@ -7,6 +7,7 @@ from ..engine import sokoban_corral as _c
 from ..engine import sokoban_state as _s
 from ..engine import sokoban_fess as _f
 from ..engine import sokoban_fess_features as _ff
+from ..engine import sokoban_window as _w
 from .packing import goal_depth
 
 _BUDGET = 256  # expansions of one kernel call (time limits stop a call within it)
@@ -39,6 +40,8 @@ class FessWorkspace:
         self.dnorm = np.full(CORRAL_CACHE, -1, np.int32)
         self.dbox = np.zeros(CORRAL_CACHE * CORRAL_BOXES, np.int16)
         self.dres = np.zeros(CORRAL_CACHE, np.int16)
+        self.wcache = np.full(_w.WCACHE, -1, np.int64)
+        self.wwork = np.zeros(_w.WWORK, np.int64)
 
     def sync(self):
         """Match the node arrays of ``ws`` (keeping the running search's nodes) and
@@ -77,9 +80,10 @@ class FessWorkspace:
 
     def corral_arrays(self, walls):
         """The corral-deadlock search's work arrays for a new board (``cblk`` set to
-        ``walls``, the cache emptied)."""
+        ``walls``, the cache emptied; the window deadlocks' cache ``wcache`` emptied too)."""
         self.cblk[:walls.shape[0]] = walls
         self.dnorm[:] = -1
+        self.wcache[:] = -1
         return (self.cblk, self.cocc, self.cstamp, self.cstamp2, self.cqueue, self.cpool,
                 self.cplayer, self.ctable, self.cctr, self.dkey, self.dnorm, self.dbox,
                 self.dres)
@@ -187,5 +191,5 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit):
             status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
                                  *fws.arrays(), order, floor, fws.mseen, fws.mnext,
                                  fws.mqueue, fws.path, fws.mw, *corral, plan, rpar,
-                                 fws.kids)
+                                 fws.kids, fws.wcache, fws.wwork)
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])
