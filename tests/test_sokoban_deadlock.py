@@ -197,9 +197,10 @@ def test_a_window_deadlock_the_stuck_sets_miss():
     assert naive.bfs_pushes(level) is None
 
 
-def test_the_feature_space_search_prunes_with_both_on_real_levels():
-    """On Microban levels the feature-space search finds stuck sets and proves window
-    deadlocks (its workspace's counters), and still solves them (solutions replay)."""
+def test_the_feature_space_search_runs_them_only_when_switched_on():
+    """Both tests are off by default (measured slower under a time limit): the search's
+    counters stay at zero, and it still solves Microban levels (solutions replay)."""
+    from levelforge.engine import sokoban_deadlock as D
     solver = Solver(max_nodes=200_000)
     solver._stages = False
     for k in (115, 118):
@@ -208,4 +209,5 @@ def test_the_feature_space_search_prunes_with_both_on_real_levels():
         assert result.solved
         check_replay(level, result)
     w = solver._fess_ws.wwork
-    assert w[Kw.W_STUCK] > 0 and 0 < w[Kw.W_PROVED] < w[Kw.W_RUNS]
+    assert (D.STUCK_SETS, D.WINDOWS) == (False, False)
+    assert w[Kw.W_STUCK] == 0 and w[Kw.W_RUNS] == 0
