@@ -54,28 +54,16 @@ ADV_HOTSPOTS = 16  # with the opener
 @njit(cache=True, _nrt=False)
 def label_areas(blocked, width, label, queue):
     """Number the 4-connected areas of unblocked cells in order of their first cells:
-    ``label[c]`` is the area of cell ``c``, -1 where blocked (the border must be
+    ``label[c]`` (int64) is the area of cell ``c``, -1 where blocked (the border must be
     blocked). Returns the number of areas."""
-    n = blocked.shape[0]
-    for c in range(n):
-        label[c] = -1
+    label[:] = -1
     count = 0
-    for c0 in range(n):
-        if blocked[c0] or label[c0] >= 0:
-            continue
-        label[c0] = count
-        queue[0] = c0
-        head = 0
-        tail = 1
-        while head < tail:
-            c = queue[head]
-            head += 1
-            for nb in (c - width, c - 1, c + 1, c + width):
-                if not blocked[nb] and label[nb] < 0:
-                    label[nb] = count
-                    queue[tail] = nb
-                    tail += 1
-        count += 1
+    for c0 in range(blocked.shape[0]):
+        if not blocked[c0] and label[c0] < 0:
+            # the labels are the fill's stamps: area ``count`` is stamped ``count``, and
+            # no fill from a new cell reaches an area numbered before (areas are maximal)
+            flood_fill(blocked, width, np.int64(c0), label, np.int64(count), queue)
+            count += 1
     return count
 
 

@@ -1,8 +1,6 @@
 """Stuck-set deadlocks with sealed pockets (levelforge.engine.sokoban_deadlock): the kernel
 against a plain-Python reference, every deadlock it reports checked against the
 exhaustive search of the whole state, and closed diagonals the freeze test misses."""
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -125,18 +123,6 @@ def test_feature_space_search_with_stuck_sets_keeps_unsolvable_a_proof(case):
     level = random_level(rng, 7, 5, wall_p=0.2)
     if level is not None:
         check_fess_against_bfs(level)
-
-
-def test_generator_path_never_compiles_the_deadlock_tests():
-    """Cold start: generating and solving push-optimally leave them uncompiled."""
-    code = ("from levelforge.sokoban import generate, solve;"
-            "from levelforge.engine import sokoban_deadlock as d, sokoban_window as w;"
-            "r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8)); solve(r.level);"
-            "print([f.signatures for f in (d.push_deadlock, d.stuck_deadlock, d._pocket,"
-            " w.window_deadlock, w._search)])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.strip() == "[[], [], [], [], []]"
 
 
 def kernel_window(level, dead, player, t, cache):

@@ -212,13 +212,15 @@ def test_any_mode_solutions_replay_on_generated_levels():
 
 def test_generator_path_never_compiles_the_feature_space_search():
     """Cold start: generating (and solving push-optimally) leaves every kernel of the
-    feature-space search (and of its features and advisors), of the incremental matching
-    and of the corral-deadlock search uncompiled."""
+    feature-space search (and of its features and advisors), of the incremental matching,
+    of the corral-deadlock search and of the stuck-set and window deadlock tests
+    uncompiled."""
     code = ("from levelforge.sokoban import generate, solve;"
             "from levelforge.engine import sokoban_fess as f, sokoban_match as m;"
             "from levelforge.engine import sokoban_corral as c, sokoban_fess_features as ff;"
+            "from levelforge.engine import sokoban_deadlock as dl, sokoban_window as wi;"
             "r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8)); solve(r.level);"
-            "print(sorted(n for mod in (f, m, c, ff) for n, d in vars(mod).items()"
+            "print(sorted(n for mod in (f, m, c, ff, dl, wi) for n, d in vars(mod).items()"
             " if getattr(d, '__module__', '') == mod.__name__ and getattr(d, 'signatures', 0)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout

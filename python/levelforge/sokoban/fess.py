@@ -119,11 +119,12 @@ def room_links(walls, width):
     open_cell = open_cell.ravel()
     passage = (walls == 0) & ~open_cell
     queue = np.zeros(n, np.int32)
-    room = np.zeros(n, np.int32)
+    room = np.zeros(n, np.int64)
     _ff.label_areas((~open_cell).astype(np.uint8), width, room, queue)
+    room = room.astype(np.int32)
     room[passage] = -1
     room[walls != 0] = -2
-    runs = np.zeros(n, np.int32)
+    runs = np.zeros(n, np.int64)
     nruns = _ff.label_areas((~passage).astype(np.uint8), width, runs, queue)
     touch = [set() for _ in range(nruns)]
     link = np.flatnonzero(passage).astype(np.int32)
