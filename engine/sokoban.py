@@ -23,6 +23,7 @@ from numba import njit
 from .grid import flood_fill, outside_min, ring_runs
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_heuristic import _any_h, box_columns, matching_cost
+from .sokoban_match import child_matching, parent_matching
 from .sokoban_pairs import pair_bound
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT, C_HEAP,
                             C_NODES, C_START, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT, GROW,
@@ -285,12 +286,31 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
     return RUNNING
 
 
+@njit(cache=True, _nrt=False)
+def _child_h(mw, symtab, matched, nbox_pool, base, nbox, pnorm, i, t, norm, compof, dist,
+             hside, hu, hv, hp, hway, hminv, hused):
+    """``(matching cost, matched)`` of the child where box ``i`` of the expanded state
+    (boxes ``nbox_pool[base:base + nbox]``, player ``pnorm``) moved to ``t``, player
+    ``norm``, its columns in ``hside``: repaired from the expanded state's matching in
+    ``mw`` (solved there first unless ``matched``) when ``mw`` is an array and there is
+    no ``symtab`` (a child's ``norm`` is then in the real board's frame), else solved
+    from scratch."""
+    if mw is not None and symtab is None:
+        n = dist.shape[1] // 4  # the board's cells
+        if not matched:
+            parent_matching(nbox_pool, base, nbox, np.int64(pnorm), compof, n, dist, mw,
+                            hway, hminv, hused)
+        return child_matching(nbox_pool, base, nbox, i, t, norm, compof, n, dist, mw, hu, hv,
+                              hp, hway, hminv, hused), True
+    return matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused), matched
+
+
 @njit(cache=True, _nrt=False, nogil=True)
 def search_run(budget, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
                hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab,
-               pdb):
+               pdb, mw=None):
     """Continue the search for at most ``budget`` expansions. When ``symtab`` is not None
     (the board's symmetries, see :func:`levelforge.sokoban.solver.board_symmetries`)
     every state is stored as its canonical image (:func:`_canonical`): images have the
@@ -300,7 +320,11 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     open list is exhausted: proved), LIMIT (the node cap) or GROW (before an expansion
     could overflow the node arrays, the heap or half the table: grow them, see
     :func:`table_rebuild`, and call again; nothing was lost) or HALTED (``ctr[C_HALT]``
-    was set, looked at before each push: the search is abandoned). Runs
+    was set, looked at before each push: the search is abandoned). With a work array
+    ``mw`` (int64, ``8 * (nbox + 1)`` slots) and no ``symtab``, the children's matching
+    costs are repaired from the expanded state's
+    (:func:`levelforge.engine.sokoban_match.child_matching`, ``O(n^2)`` a child instead of
+    ``O(n^3)``, the same costs); with None that code is not compiled. Runs
     without the GIL, so that a watchdog thread can set ``ctr[C_HALT]``."""
     steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     if ctr[C_STATUS] != RUNNING:
@@ -342,6 +366,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                           width, stamp2, ctr, queue2)
         g1 = gu + 1
         status = RUNNING
+        matched = False  # the expanded state's matching is in mw (solved on first need)
         for i in range(nbox):
             b = np.int64(nbox_pool[base + i])
             if zmask == 0 or (zmask > 0 and stamp2[b] != zmask):
@@ -410,8 +435,9 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                         # for any solution keep the first way (no re-expansions)
                         if g1 < ng[found] and weight == 1:
                             box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
-                            h = matching_cost(hside, nbox, dist, hu, hv, hp, hway,
-                                              hminv, hused)
+                            h, matched = _child_h(mw, symtab, matched, nbox_pool, base, nbox,
+                                                  nplayer[u], i, t, norm, compof, dist, hside,
+                                                  hu, hv, hp, hway, hminv, hused)
                             if pdb is not None:
                                 h = pair_bound(h, wbox, nbox, norm, hside, dist, pdb)
                             h = _target_h(h, np.int64(norm), ctr)
@@ -421,7 +447,9 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                             _heap_push(heap, ctr, _key(g1, h, weight, found))
                     else:
                         box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
-                        h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+                        h, matched = _child_h(mw, symtab, matched, nbox_pool, base, nbox,
+                                              nplayer[u], i, t, norm, compof, dist, hside, hu,
+                                              hv, hp, hway, hminv, hused)
                         if pdb is not None:
                             h = pair_bound(h, wbox, nbox, norm, hside, dist, pdb)
                         h = _target_h(h, np.int64(norm), ctr)

@@ -30,7 +30,7 @@ from .sokoban import _child_norm, _entry, _region_min, place_boxes
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_corral import corral_deadlock
 from .sokoban_deadlock import push_deadlock
-from .sokoban_fess_features import (FEATURE_MAX, K_ADV, K_FEAT, K_FIELDS, K_FROM,
+from .sokoban_fess_features import (ADV_OUT_OF_PLAN, ADV_ROOMS, FEATURE_MAX, K_ADV, K_FEAT, K_FIELDS, K_FROM,
                                      K_H, K_HOT, K_LINKS, K_NODE, K_OOP, K_REACH, K_REG,
                                      advise, blocked_links, feature_key, hotspot,
                                      loose_around, out_of_plan, regions_reach)
@@ -258,10 +258,14 @@ def _features(occ, blk, pool, base, nbox, player, order, floor, width, stamp3, f
     fctr[F_FILL] += 1
     regions, reach = regions_reach(blk, floor, width, np.int64(player), stamp3, fctr[F_FILL],
                                    queue)
-    fctr[F_FILL] += 1
-    links = blocked_links(occ, width, plan[0], plan[1], plan[2], plan[3], rpar, stamp3,
-                          fctr[F_FILL], queue)
-    oop = out_of_plan(pool, base, nbox, packed, plan[4], occ.shape[0], order.shape[0])
+    links = 0  # computed only when the cell key or an advisor uses it
+    if USE_ROOMS or ADVISORS & ADV_ROOMS:
+        fctr[F_FILL] += 1
+        links = blocked_links(occ, width, plan[0], plan[1], plan[2], plan[3], rpar, stamp3,
+                              fctr[F_FILL], queue)
+    oop = 0
+    if USE_OOP or ADVISORS & ADV_OUT_OF_PLAN:
+        oop = out_of_plan(pool, base, nbox, packed, plan[4], occ.shape[0], order.shape[0])
     return (feature_key(packed, regions, links if USE_ROOMS else 0, oop if USE_OOP else 0),
             feature_key(packed, regions, links, oop), reach)
 
@@ -639,7 +643,7 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                                                 _entry(tepoch, key, np.int64(0)), nbox_pool,
                                                 nplayer, nparent, ng, nhash, nmove, table, ctr)
                                 _record(kids, nk, j, h, fc, full, reach, b,
-                                        loose_around(occ, goals, t, width))
+                                        loose_around(occ, goals, t, width) if ADVISORS else 0)
                                 nk += 1
                                 if h == 0:
                                     ctr[C_GOAL] = j

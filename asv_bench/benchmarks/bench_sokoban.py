@@ -75,3 +75,21 @@ class SolveAny:
 
     def track_pushes(self, level):
         return self.solver.solve(self.level, optimal=False).pushes
+
+
+class IncrementalMatching:
+    """Push-optimal A* on Microban's many-box levels, each capped at 100,000 states, with
+    the children's matchings repaired from the parent's (the default) and solved from
+    scratch (the baseline, ``Solver._incremental = False``): the same states, so the
+    ratio of the two times is the matching's share (report_sokoban_matching.py prints it)."""
+
+    params = ([93, 143, 144], [True, False])
+    param_names = ["level", "incremental"]
+
+    def setup(self, level, incremental):
+        self.level = collections.load("microban")[level - 1]
+        self.solver = Solver(max_nodes=100_000).warm_up()
+        self.solver._incremental = incremental
+
+    def time_astar(self, level, incremental):
+        self.solver.solve(self.level)

@@ -61,8 +61,7 @@ class FessWorkspace:
             self.cstamp2 = np.zeros(ws.cells, np.int64)
             self.cqueue = np.zeros(ws.cells, np.int32)
             self.cctr[_c.CC_FILL] = self.cctr[_c.CC_FILL2] = 0
-        if ws.boxes + 1 > getattr(self, "mw", np.zeros(0)).shape[0] // 8:
-            self.mw = np.zeros(8 * (ws.boxes + 1), np.int64)
+        if ws.boxes + 1 > getattr(self, "kids", np.zeros(0)).shape[0] // (4 * _ff.K_FIELDS):
             self.kids = np.zeros(_ff.K_FIELDS * 4 * (ws.boxes + 1), np.int64)
         if ws.nodes != self.nodes:
             keep = min(self.nodes, int(ws.ctr[_s.C_NODES]), ws.nodes)
@@ -191,6 +190,6 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit):
             a = ws.search_arrays()
             status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
                                  *fws.arrays(), order, floor, fws.mseen, fws.mnext,
-                                 fws.mqueue, fws.path, fws.mw, *corral, plan, rpar,
+                                 fws.mqueue, fws.path, ws.mw, *corral, plan, rpar,
                                  fws.kids, fws.wcache, fws.wwork)
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])

@@ -35,7 +35,7 @@ ANY_WEIGHT = 3
 ``g + 3 h``."""
 STAGE_WEIGHT = 2
 """Weight of the guide in a packing stage: best-first on ``g + 2 guide``."""
-STAGE_NODES = 200_000
+STAGE_NODES = 20_000
 """Node cap of all packing stages together (at most ``max_nodes``)."""
 
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}

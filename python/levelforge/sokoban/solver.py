@@ -144,6 +144,7 @@ class Workspace:
             self.boxes = max(boxes, 4)
             self.wbox = np.zeros(self.boxes, np.int16)
             self.hung = [np.zeros(self.boxes + 1, np.int64) for _ in range(8)]
+            self.mw = np.zeros(8 * (self.boxes + 1), np.int64)  # incremental matching
             self.nodes = 0  # the pool's stride changed: reallocate the node arrays
         if nodes > self.nodes:
             self._resize(nodes, 0)
@@ -276,6 +277,7 @@ class Solver:
         self.workspace = Workspace()
         self._fess_ws = None  # the feature-space search's arrays, made on its first use
         self._stages = True  # optimal=False starts with the packing stages
+        self._incremental = True  # children's matchings repaired from the parent's (mw)
         self._pair_board = None  # pairs.pair_database's arguments in push-optimal solves
         self._target = None  # a solution window's target player cell (levelforge.sokoban.optimize)
 
@@ -397,7 +399,7 @@ class Solver:
                     ws.grow(cap)
                 pdb = _pairs.pairs_due(pdb, int(ws.ctr[_s.C_EXPANDED]), self._pair_board)
                 status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab,
-                                       pdb)
+                                       pdb, ws.mw if self._incremental else None)
         nodes = int(ws.ctr[_s.C_NODES])
         expanded = int(ws.ctr[_s.C_EXPANDED])
         if status != _s.SOLVED:

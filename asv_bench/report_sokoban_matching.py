@@ -1,0 +1,71 @@
+"""The incremental matching of the best-first searches, against solving every child's
+matching from scratch, as a markdown table (single process, one core).
+
+    python asv_bench/report_sokoban_matching.py [--nodes 100000] [--repeats 3]
+                                                [--xsb XSokoban_90.xsb --levels 1,10]
+
+Each row solves one level push-optimally (A*, capped at ``--nodes`` stored states, no
+time limit) twice per repeat, with ``Solver._incremental`` False (the baseline: the
+matching solved from scratch, ``O(n^3)`` a child) and True (repaired from the expanded
+state's, ``O(n^2)`` a changed row), and checks that both store and expand the same states
+and find the same solution. Times are medians of the repeats; the ratio is baseline over
+incremental in the same run. Microban's many-box levels always; XSokoban levels when an
+XSB file is given (it is not bundled).
+"""
+import argparse
+import statistics
+import sys
+import time
+
+from levelforge.sokoban import Solver, collections, load_xsb
+
+MICROBAN_ROWS = [93, 105, 107, 143, 144]
+
+
+def _numbers(text):
+    out = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out += list(range(int(a), int(b or a) + 1))
+    return out
+
+
+def measure(solver, level, repeats):
+    """``(result, baseline seconds, incremental seconds)`` of one level."""
+    times = {False: [], True: []}
+    seen = {}
+    for _ in range(repeats):
+        for incremental in (False, True):
+            solver._incremental = incremental
+            t = time.perf_counter()
+            r = solver.solve(level)
+            times[incremental].append(time.perf_counter() - t)
+            seen[incremental] = (r.status, r.nodes, r.expanded, r.solution)
+    assert seen[True] == seen[False], "the two matchings searched differently"
+    return r, statistics.median(times[False]), statistics.median(times[True])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nodes", type=int, default=100_000)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--xsb", help="an XSokoban 90 XSB file (not bundled)")
+    ap.add_argument("--levels", default="1,2,6,10,38,78", help="levels of --xsb")
+    args = ap.parse_args()
+    solver = Solver(max_nodes=args.nodes).warm_up()
+    rows = [(f"Microban {k}", collections.load("microban")[k - 1]) for k in MICROBAN_ROWS]
+    if args.xsb:
+        xsb = load_xsb(args.xsb)
+        rows += [(f"XSokoban {k}", xsb[k - 1]) for k in _numbers(args.levels)]
+    print(f"| level (push-optimal A*, max_nodes {args.nodes:,}) | boxes | status | stored "
+          f"| from scratch s | incremental s | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    for name, level in rows:
+        r, base, inc = measure(solver, level, args.repeats)
+        print(f"| {name} | {len(level.boxes)} | {r.status} | {r.nodes:,} | {base:.3f} "
+              f"| {inc:.3f} | {base / inc:.2f}x |", flush=True)
+        print(f"{name} done", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()
