@@ -169,3 +169,19 @@ def test_node_cap_with_pairs_says_limit():
     a, b = solve_both(MICROBAN[143], cap=50_000)  # level 144: far past 50,000 states
     assert a.status == b.status == "limit"
     assert a.nodes == b.nodes == 50_000 and a.solution is None
+
+
+@pytest.mark.parametrize("number", [93, 144])
+def test_a_capped_search_does_not_depend_on_the_solvers_history(number):
+    """The database comes in after exactly ``AFTER`` expansions, however the workspace's
+    growth split the search into kernel calls: a solver whose arrays are already large
+    (it solved the level before) stores and expands what a fresh one does."""
+    from levelforge.sokoban import Solver
+
+    level = MICROBAN[number - 1]
+    fresh = Solver(max_nodes=30_000).solve(level)
+    used = Solver(max_nodes=30_000)
+    for _ in range(2):
+        again = used.solve(level)
+        assert (again.status, again.nodes, again.expanded, again.solution) == \
+            (fresh.status, fresh.nodes, fresh.expanded, fresh.solution)

@@ -397,8 +397,14 @@ class Solver:
                     break
                 if status == _s.GROW:
                     ws.grow(cap)
-                pdb = _pairs.pairs_due(pdb, int(ws.ctr[_s.C_EXPANDED]), self._pair_board)
-                status = _k.search_run(_BUDGET, *board, *ws.search_arrays(), plan, symtab,
+                done = int(ws.ctr[_s.C_EXPANDED])
+                pdb = _pairs.pairs_due(pdb, done, self._pair_board)
+                budget = _BUDGET
+                if pdb is _pairs.NONE and self._pair_board is not None:
+                    # the database comes in after exactly AFTER expansions, wherever a
+                    # GROW (which depends on the workspace's history) ended a call
+                    budget = min(_BUDGET, _pairs.AFTER - done)
+                status = _k.search_run(budget, *board, *ws.search_arrays(), plan, symtab,
                                        pdb, ws.mw if self._incremental else None)
         nodes = int(ws.ctr[_s.C_NODES])
         expanded = int(ws.ctr[_s.C_EXPANDED])
