@@ -83,7 +83,7 @@ class IncrementalMatching:
     scratch (the baseline, ``Solver._incremental = False``): the same states, so the
     ratio of the two times is the matching's share (report_sokoban_matching.py prints it)."""
 
-    params = ([93, 143, 144], [True, False])
+    params = ([93, 144], [True, False])
     param_names = ["level", "incremental"]
 
     def setup(self, level, incremental):

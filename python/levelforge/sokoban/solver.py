@@ -497,7 +497,7 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
 
     A state is the box set plus the player's region (normalised to its smallest cell);
     the heuristic is a min-cost matching of boxes to goals under precomputed push
-    distances; dead squares and freeze deadlocks are pruned, where a PI-corral exists
+    distances (each child's repaired from its parent's); dead squares and freeze deadlocks are pruned, where a PI-corral exists
     only its boxes are pushed, and on a symmetric board (mirrors, rotations) states are
     stored as one canonical image per symmetry class (all of this keeps push-optimality,
     so an exhausted search proves ``unsolvable``). ``max_nodes`` caps stored states and
