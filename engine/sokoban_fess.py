@@ -30,9 +30,9 @@ from .sokoban import _child_norm, _entry, _region_min, place_boxes
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_corral import corral_deadlock
 from .sokoban_deadlock import push_deadlock
-from .sokoban_fess_features import (ADV_OUT_OF_PLAN, ADV_ROOMS, FEATURE_MAX, K_ADV, K_FEAT, K_FIELDS, K_FROM,
-                                     K_H, K_HOT, K_LINKS, K_NODE, K_OOP, K_REACH, K_REG,
-                                     advise, blocked_links, feature_key, hotspot,
+from .sokoban_fess_features import (ADV_OUT_OF_PLAN, ADV_ROOMS, FEATURE_MAX, K_ADV, K_FEAT,
+                                     K_FIELDS, K_FROM, K_H, K_HOT, K_LINKS, K_NODE, K_OOP,
+                                     K_REACH, K_REG, advise, blocked_links, feature_key, hotspot,
                                      loose_around, out_of_plan, regions_reach)
 from .sokoban_heuristic import box_columns, matching_cost
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT, C_HEAP,
