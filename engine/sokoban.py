@@ -126,6 +126,58 @@ def _child_norm(blk, width, b, t, pnorm, stamp, epoch, stamp2, ctr, queue2):
 
 
 @njit(cache=True, _nrt=False)
+def tunnel_room(nbox, n):
+    """The most nodes one expansion adds on a board of ``n`` cells when pushes go on
+    through tunnels: one per push and the pushes on the way (each tunnel cell crossed
+    at most once each way)."""
+    return 4 * nbox + 1 + 2 * n
+
+
+@njit(cache=True, _nrt=False)
+def _tunnel(t, s, tun, occ, blk, dead):
+    """Push the box just pushed onto ``t`` (step ``s``) on while it stands on a tunnel
+    cell (``tun``, see :func:`levelforge.sokoban.fess.tunnel_cells`: a macro that loses
+    no solution and keeps push-optimality); ``occ`` and ``blk`` follow it. Returns ``(e, extra)``: its last cell and the
+    pushes added, or ``(-e - 1, extra)`` when it must go on against a box or onto a
+    dead square (a deadlock; the box is left on ``e``)."""
+    e = t
+    extra = 0
+    while tun[e]:
+        f = e + s
+        if blk[f] or dead[f]:
+            return -e - 1, extra
+        occ[e] = 0
+        blk[e] = 0
+        occ[f] = 1
+        blk[f] = 1
+        e = f
+        extra += 1
+    return e, extra
+
+
+@njit(cache=True, _nrt=False)
+def _way(u, b, s, d, extra, g1, nplayer, nparent, ng, nhash, nmove, ctr):
+    """Store the first ``extra`` pushes of a tunnel move of the box on ``b`` (step
+    ``s``, direction ``d``) from ``u`` as nodes outside the table and the cells (for
+    the solution's reconstruction); returns the last one (``u`` when there are none)."""
+    parent = u
+    g = g1
+    c = b
+    for _ in range(extra):
+        j = ctr[C_NODES]
+        ctr[C_NODES] = j + 1
+        nplayer[j] = -1  # not a stored state: never looked up
+        nparent[j] = parent
+        ng[j] = g
+        nmove[j] = c * 4 + d
+        nhash[j] = 0
+        parent = j
+        g += 1
+        c += s
+    return parent
+
+
+@njit(cache=True, _nrt=False)
 def _entry(generation, key, node):
     """A transposition-table entry: the search generation (an empty slot holds an older
     one), 14 bits of the state's hash above the slot bits, and the node index."""
@@ -310,7 +362,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                nbox_pool, nplayer, nparent, ng, nhash, nmove, heap, table, ctr,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
                hu, hv, hp, hway, hminv, hused, fstack, hside, compof, plan, symtab,
-               pdb, mw=None):
+               pdb, mw=None, tun=None):
     """Continue the search for at most ``budget`` expansions. When ``symtab`` is not None
     (the board's symmetries, see :func:`levelforge.sokoban.solver.board_symmetries`)
     every state is stored as its canonical image (:func:`_canonical`): images have the
@@ -324,7 +376,11 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     ``mw`` (int64, ``8 * (nbox + 1)`` slots) and no ``symtab``, the children's matching
     costs are repaired from the expanded state's
     (:func:`levelforge.engine.sokoban_match.child_matching`, ``O(n^2)`` a child instead of
-    ``O(n^3)``, the same costs); with None that code is not compiled. Runs
+    ``O(n^3)``, the same costs); with None that code is not compiled. With tunnel
+    cells ``tun`` (uint8 per cell, :func:`levelforge.sokoban.fess.tunnel_cells`) and no
+    ``symtab``, a push onto a tunnel cell goes on along the tunnel in one move
+    (:func:`_tunnel`; push-optimality kept) and the pushes on the way are nodes outside
+    the table (:func:`_way`); only for searches whose goal is every box on a goal. Runs
     without the GIL, so that a watchdog thread can set ``ctr[C_HALT]``."""
     steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     if ctr[C_STATUS] != RUNNING:
@@ -335,6 +391,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     mask = table.shape[0] - 1
     tepoch = ctr[C_TEPOCH]
     room = 4 * nbox + 1  # the most states one expansion can add
+    if tun is not None:
+        room = tunnel_room(nbox, walls.shape[0])
     done = 0
     while done < budget:
         nodes = ctr[C_NODES]
@@ -349,7 +407,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
         gu = MAX_G - np.int64((key >> 32) & np.int64(0x7FFF))
         if gu != ng[u]:
             continue  # stale entry: the node was reached more cheaply since
-        if gu + 1 >= MAX_G:  # longer solutions cannot be represented: unknown
+        if gu + 1 + (0 if tun is None else walls.shape[0]) >= MAX_G:  # unrepresentable: unknown
             ctr[C_STATUS] = LIMIT
             return LIMIT
         done += 1
@@ -383,8 +441,13 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                 blk[b] = 0
                 occ[t] = 1
                 blk[t] = 1
-                if frozen_state(t, walls, occ, dead, goals, tmp, width, fstack) != 2:
-                    # child boxes, sorted: parent's with b replaced by t
+                te = t  # the box's last cell (on along a tunnel: ``extra`` pushes more)
+                extra = 0
+                if tun is not None and symtab is None:
+                    te, extra = _tunnel(t, s, tun, occ, blk, dead)
+                if te >= 0 and frozen_state(te, walls, occ, dead, goals, tmp, width,
+                                           fstack) != 2:
+                    # child boxes, sorted: parent's with b replaced by te
                     k = 0
                     for j in range(nbox):
                         v = nbox_pool[base + j]
@@ -393,22 +456,25 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                         wbox[k] = v
                         k += 1
                     k = nbox - 1
-                    while k > 0 and wbox[k - 1] > t:
+                    while k > 0 and wbox[k - 1] > te:
                         wbox[k] = wbox[k - 1]
                         k -= 1
-                    wbox[k] = t
+                    wbox[k] = te
                     ksym = 0
                     if symtab is not None:
                         ctr[C_FILL2] += 1
                         m = flood_fill(blk, width, b, stamp2, ctr[C_FILL2], queue2)
                         ksym, norm, bh = _canonical(wbox, nbox, m, zob, symtab, queue2)
                     else:
-                        norm = _child_norm(blk, width, b, t, np.int64(nplayer[u]), stamp, epoch,
-                                           stamp2, ctr, queue2)
+                        norm = -1
+                        if extra == 0:
+                            norm = _child_norm(blk, width, b, t, np.int64(nplayer[u]), stamp,
+                                               epoch, stamp2, ctr, queue2)
                         if norm < 0:
-                            norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
-                        bh = nhash[u] ^ zob[0, b] ^ zob[0, t]
-                    move = (ksym << 24) | (b * 4 + d)
+                            norm = _region_min(blk, width, te - s, stamp2, ctr, C_FILL2, queue2)
+                        bh = nhash[u] ^ zob[0, b] ^ zob[0, te]
+                    move = (ksym << 24) | ((te - s) * 4 + d)
+                    ge = g1 + extra  # the child's pushes
                     # look the child up first: a known state needs no heuristic
                     key = bh ^ zob[1, norm]
                     slot = np.int64(key & np.uint64(mask))
@@ -433,22 +499,26 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                     if found >= 0:
                         # a shorter way to a known state: A* reopens it; the searches
                         # for any solution keep the first way (no re-expansions)
-                        if g1 < ng[found] and weight == 1:
+                        if ge < ng[found] and weight == 1:
                             box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
                             h, matched = _child_h(mw, symtab, matched, nbox_pool, base, nbox,
-                                                  nplayer[u], i, t, norm, compof, dist, hside,
+                                                  nplayer[u], i, te, norm, compof, dist, hside,
                                                   hu, hv, hp, hway, hminv, hused)
                             if pdb is not None:
                                 h = pair_bound(h, wbox, nbox, norm, hside, dist, pdb)
                             h = _target_h(h, np.int64(norm), ctr)
-                            ng[found] = g1
-                            nparent[found] = u
+                            ng[found] = ge
+                            last = u
+                            if tun is not None:  # the generator's search compiles no macro
+                                last = _way(u, b, s, d, extra, g1, nplayer, nparent, ng,
+                                            nhash, nmove, ctr)
+                            nparent[found] = last
                             nmove[found] = move
-                            _heap_push(heap, ctr, _key(g1, h, weight, found))
+                            _heap_push(heap, ctr, _key(ge, h, weight, found))
                     else:
                         box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
                         h, matched = _child_h(mw, symtab, matched, nbox_pool, base, nbox,
-                                              nplayer[u], i, t, norm, compof, dist, hside, hu,
+                                              nplayer[u], i, te, norm, compof, dist, hside, hu,
                                               hv, hp, hway, hminv, hused)
                         if pdb is not None:
                             h = pair_bound(h, wbox, nbox, norm, hside, dist, pdb)
@@ -457,17 +527,21 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                             h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)
                         if h >= UNREACHABLE:
                             pass  # no matching: a deadlock, never stored
-                        elif ctr[C_NODES] >= cap:
+                        elif ctr[C_NODES] + extra >= cap:
                             status = LIMIT
                         else:
+                            last = u
+                            if tun is not None:
+                                last = _way(u, b, s, d, extra, g1, nplayer, nparent, ng,
+                                            nhash, nmove, ctr)
                             j = ctr[C_NODES]
                             ctr[C_NODES] = j + 1
                             jb = j * nbox
                             for q in range(nbox):
                                 nbox_pool[jb + q] = wbox[q]
                             nplayer[j] = norm
-                            nparent[j] = u
-                            ng[j] = g1
+                            nparent[j] = last
+                            ng[j] = ge
                             nhash[j] = bh
                             nmove[j] = move
                             table[slot] = want | j
@@ -475,9 +549,11 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                                 ctr[C_GOAL] = j
                                 status = SOLVED
                             else:
-                                _heap_push(heap, ctr, _key(g1, h, weight, j))
-                occ[t] = 0
-                blk[t] = 0
+                                _heap_push(heap, ctr, _key(ge, h, weight, j))
+                if te < 0:
+                    te = -te - 1
+                occ[te] = 0
+                blk[te] = 0
                 occ[b] = 1
                 blk[b] = 1
                 if status != RUNNING:

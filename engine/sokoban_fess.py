@@ -26,7 +26,8 @@ from numba import njit
 
 from .grid import flood_fill
 from .sokoban_match import child_matching, parent_matching
-from .sokoban import _child_norm, _entry, _region_min, place_boxes
+from .sokoban import (_child_norm, _entry, _region_min, _tunnel, _way, place_boxes,
+                      tunnel_room)
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_corral import corral_deadlock
 from .sokoban_deadlock import push_deadlock
@@ -469,6 +470,14 @@ def _store_node(u, wbox, nbox, norm, bh, move, g1, slot, want, nbox_pool, nplaye
 
 
 @njit(cache=True, _nrt=False)
+def expansion_room(nbox, n):
+    """The most nodes one expansion adds on a board of ``n`` cells: its pushes, a
+    packing macro's (at most ``n``) and the tunnel pushes on the way
+    (:func:`levelforge.engine.sokoban.tunnel_room`)."""
+    return 2 + 4 * n + tunnel_room(nbox, n)
+
+
+@njit(cache=True, _nrt=False)
 def _record(kids, r, j, h, feat, full, reach, src, hot):
     """Write child record ``r`` of ``kids`` (see sokoban_fess_features.K_FIELDS): cell
     key ``feat``, all four features in ``full``."""
@@ -520,14 +529,17 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
              nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
              mseen, mnext, mqueue, path, mw,
              cblk, cocc, cstamp, cstamp2, cqueue, cpool, cplayer, ctable, cctr,
-             dkey, dnorm, dbox, dres, plan, rpar, kids, wcache, wwork):
+             dkey, dnorm, dbox, dres, plan, rpar, kids, wcache, wwork, tun):
     """Continue the feature-space search for at most ``budget`` expansions. A state
     whose PI-corral's boxes alone can never reach goals
     (:func:`levelforge.engine.sokoban_corral.corral_deadlock`, work arrays ``cblk`` to
     ``dres``) is a deadlock: none of its children is made. A child (or packing macro)
     that :func:`levelforge.engine.sokoban_deadlock.push_deadlock` proves a deadlock (a
     stuck set, or a window deadlock with the cache ``wcache`` and work array ``wwork``)
-    is not stored. Returns
+    is not stored. A push onto a tunnel cell (``tun``, see
+    :func:`levelforge.sokoban.fess.tunnel_cells`) goes on along the tunnel in one move
+    (the pushes on the way are nodes outside the table and the cells); one that must go
+    on against a box or onto a dead square is a deadlock. Returns
     RUNNING (budget used), SOLVED (``ctr[C_GOAL]``), UNSOLVABLE (no open state left:
     every reachable state was expanded, a proof), LIMIT (node cap, cell table full or
     pushes past ``MAX_G``), GROW (the node arrays or the table need room: grow them
@@ -541,7 +553,7 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
     cap = ctr[C_CAP]
     mask = table.shape[0] - 1
     tepoch = ctr[C_TEPOCH]
-    room = 4 * nbox + 2 + 4 * n  # the most nodes one expansion adds (pushes, a macro)
+    room = expansion_room(nbox, n)
     done = 0
     while done < budget:
         nodes = ctr[C_NODES]
@@ -608,48 +620,58 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                 blk[b] = 0
                 occ[t] = 1
                 blk[t] = 1
-                if frozen_state(t, walls, occ, dead, goals, tmp, width, fstack) != 2 \
-                        and not push_deadlock(t, b, walls, goals, occ, dead, width, tmp, fstack,
-                                              stamp3, fctr, F_FILL, queue2, wcache, wwork):
+                e, extra = _tunnel(t, s, tun, occ, blk, dead)
+                if e >= 0 and frozen_state(e, walls, occ, dead, goals, tmp, width,
+                                           fstack) != 2 \
+                        and not push_deadlock(e, e - s, walls, goals, occ, dead, width, tmp,
+                                              fstack, stamp3, fctr, F_FILL, queue2, wcache,
+                                              wwork):
                     k = 0
                     for j in range(nbox):
                         if j != i:
                             wbox[k] = nbox_pool[base + j]
                             k += 1
                     k = nbox - 1
-                    while k > 0 and wbox[k - 1] > t:
+                    while k > 0 and wbox[k - 1] > e:
                         wbox[k] = wbox[k - 1]
                         k -= 1
-                    wbox[k] = t
-                    norm = _child_norm(blk, width, b, t, np.int64(nplayer[u]), stamp, epoch,
-                                       stamp2, ctr, queue2)
+                    wbox[k] = e
+                    norm = -1
+                    if extra == 0:
+                        norm = _child_norm(blk, width, b, t, np.int64(nplayer[u]), stamp,
+                                           epoch, stamp2, ctr, queue2)
                     if norm < 0:
-                        norm = _region_min(blk, width, b, stamp2, ctr, C_FILL2, queue2)
-                    bh = nhash[u] ^ zob[0, b] ^ zob[0, t]
+                        norm = _region_min(blk, width, e - s, stamp2, ctr, C_FILL2, queue2)
+                    bh = nhash[u] ^ zob[0, b] ^ zob[0, e]
                     key = bh ^ zob[1, norm]
                     found, slot = _lookup(table, mask, tepoch, key, norm, wbox, nbox, nplayer,
                                           nbox_pool)
                     if found < 0:
-                        h = child_matching(nbox_pool, base, nbox, i, t, norm, compof, n, dist,
+                        h = child_matching(nbox_pool, base, nbox, i, e, norm, compof, n, dist,
                                            mw, hu, hv, hp, hway, hminv, hused)
                         if h < UNREACHABLE:
-                            if ctr[C_NODES] >= cap:
+                            if ctr[C_NODES] + extra >= cap:
                                 status = LIMIT
                             else:
                                 fc, full, reach = _features(occ, blk, wbox, 0, nbox, norm, order,
                                                       floor, width, stamp3, fctr, queue2,
                                                       plan, rpar)
-                                j = _store_node(u, wbox, nbox, norm, bh, b * 4 + d, g1, slot,
+                                last = _way(u, b, s, d, extra, g1, nplayer, nparent, ng,
+                                            nhash, nmove, ctr)
+                                j = _store_node(last, wbox, nbox, norm, bh, (e - s) * 4 + d,
+                                                g1 + extra, slot,
                                                 _entry(tepoch, key, np.int64(0)), nbox_pool,
                                                 nplayer, nparent, ng, nhash, nmove, table, ctr)
                                 _record(kids, nk, j, h, fc, full, reach, b,
-                                        loose_around(occ, goals, t, width) if ADVISORS else 0)
+                                        loose_around(occ, goals, e, width) if ADVISORS else 0)
                                 nk += 1
                                 if h == 0:
                                     ctr[C_GOAL] = j
                                     status = SOLVED
-                occ[t] = 0
-                blk[t] = 0
+                if e < 0:
+                    e = -e - 1
+                occ[e] = 0
+                blk[e] = 0
                 occ[b] = 1
                 blk[b] = 1
                 if status != RUNNING:

@@ -162,10 +162,11 @@ def packing_order(board, ws, fws):
     return order
 
 
-def fess_search(ws, fws, board, box_cells, player, cap, limit):
+def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
     """Run the feature-space search: ``(status, nodes, expanded)`` with the kernels'
     status codes (HALTED when ``limit``, a :class:`levelforge.cancel.Limit`, stopped it);
-    the solved state is the workspace's goal node."""
+    the solved state is the workspace's goal node. ``tun``: the board's tunnel cells
+    (:func:`levelforge.sokoban.solver.tunnel_cells`)."""
     walls = board[0]
     fws.sync()
     floor = np.flatnonzero(walls == 0).astype(np.int32)
@@ -185,11 +186,11 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit):
                 status = _s.HALTED
                 break
             if status == _s.GROW:
-                ws.grow(cap, 4 * box_cells.shape[0] + 2 + 4 * walls.shape[0])
+                ws.grow(cap, _f.expansion_room(box_cells.shape[0], walls.shape[0]))
                 fws.sync()
             a = ws.search_arrays()
             status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
                                  *fws.arrays(), order, floor, fws.mseen, fws.mnext,
                                  fws.mqueue, fws.path, ws.mw, *corral, plan, rpar,
-                                 fws.kids, fws.wcache, fws.wwork)
+                                 fws.kids, fws.wcache, fws.wwork, tun)
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])

@@ -206,6 +206,46 @@ _ISOMETRIES = ((1, 0, 0, 1), (-1, 0, 0, 1), (1, 0, 0, -1), (-1, 0, 0, -1),
 _STEPS = ((0, -1), (-1, 0), (1, 0), (0, 1))  # directions u, l, r, d
 
 
+def tunnel_cells(walls, goals, width, comp):
+    """The cells where a box is pushed straight on (uint8 per cell, 1 on such a cell):
+    floor cells off the goals with walls on two opposite sides and floor on the other
+    two, ``a`` and ``b``, that cut ``a`` from ``b`` (walls alone considered). ``comp``
+    holds the side components of :func:`levelforge.engine.sokoban_board.push_distances`
+    (``comp[4 * c + k]``: the first side of a box on ``c`` that side ``k`` joins, with
+    only that box blocking), so the cut test is a lookup.
+
+    A box on such a cell ``t``, the player on ``a``'s side, can only move along the
+    tunnel, and only away from the player: the player reaches ``b``'s side through ``t``
+    alone, whatever the other boxes do, and no box crosses from one side to the other
+    while ``t`` is held. The box is off its goal, so any solution pushes it, first
+    ``t -> b``; the pushes before that one touch ``a``'s side only, and moving it to the
+    front keeps them legal (one more free cell on ``a``'s side, none lost on ``b``'s)
+    and ends in the same state with the same pushes. So a search may push the box on at
+    once (:func:`levelforge.engine.sokoban._tunnel`, a macro that loses no solution and
+    keeps push-optimality), and when ``b`` holds a box or a dead square the state is a
+    deadlock.
+
+    >>> rows = ["#######", "#     #", "#     #", "### ###", "#     #", "#     #", "#######"]
+    >>> w = np.array([ch == "#" for r in rows for ch in r], np.uint8)
+    >>> comp = np.full(4 * w.shape[0], -1, np.int32)
+    >>> comp[4 * 24:4 * 25] = [0, -1, -1, 3]  # a box on 24 cuts its top side from its bottom
+    >>> np.flatnonzero(tunnel_cells(w, np.zeros_like(w), 7, comp)).tolist()
+    [24]
+    """
+    n = walls.shape[0]
+    side = comp[:4 * n].reshape(n, 4)
+    c = np.arange(width, n - width)
+    floor = walls == 0
+    up, down, left, right = c - width, c + width, c - 1, c + 1
+    vertical = (walls[left] == 1) & (walls[right] == 1) & floor[up] & floor[down] \
+        & (side[c, 0] != side[c, 3])
+    across = (walls[up] == 1) & (walls[down] == 1) & floor[left] & floor[right] \
+        & (side[c, 1] != side[c, 2])
+    tun = np.zeros(n, np.uint8)
+    tun[c] = floor[c] & (goals[c] == 0) & (vertical | across)
+    return tun
+
+
 def board_symmetries(walls, goals, width, height):
     """The symmetries of a board (isometries of the grid that map walls to walls and
     goals to goals) as the kernels' table: one row per symmetry (the identity first),
@@ -280,6 +320,7 @@ class Solver:
         self._incremental = True  # children's matchings repaired from the parent's (mw)
         self._pair_board = None  # pairs.pair_database's arguments in push-optimal solves
         self._target = None  # a solution window's target player cell (levelforge.sokoban.optimize)
+        self._tun = None  # the board's tunnel cells (tunnel_cells)
 
     def warm_up(self) -> Solver:
         """Compile (or load from the cache) the kernels by solving a tiny level."""
@@ -331,6 +372,7 @@ class Solver:
         if limit.reason() is not None:
             return SolveResult(limit.reason(), None, None, None, 0, 0, ms_since(start),
                                optimal)
+        self._tun = tunnel_cells(walls, goals, width, ws.sides)  # push_distances' comp
         board = (walls, goals, dead, dist, ws.zob, width)
         symtab = None if self._target is not None else board_symmetries(walls, goals, width,
                                                                          level.height)
@@ -388,6 +430,10 @@ class Solver:
         ws = self.workspace
         walls, width = board[0], board[5]
         pdb = _pairs.pairs_due(_pairs.NONE, 0, self._pair_board)  # AFTER = 0: at once
+        # pushes go on through tunnels, but not in a packing stage (its goal is some
+        # goals filled: a box may stay in a tunnel) nor on symmetric boards (images)
+        tun = self._tun if int(ws.ctr[_s.C_STAGE]) == 0 and symtab is None else None
+        room = None if tun is None else _k.tunnel_room(int(box_cells.shape[0]), walls.shape[0])
         with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
             status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight,
                                      *board, *ws.search_arrays(), plan, symtab, pdb)
@@ -396,7 +442,7 @@ class Solver:
                     status = _s.HALTED
                     break
                 if status == _s.GROW:
-                    ws.grow(cap)
+                    ws.grow(cap, room)
                 done = int(ws.ctr[_s.C_EXPANDED])
                 pdb = _pairs.pairs_due(pdb, done, self._pair_board)
                 budget = _BUDGET
@@ -405,7 +451,7 @@ class Solver:
                     # GROW (which depends on the workspace's history) ended a call
                     budget = min(_BUDGET, _pairs.AFTER - done)
                 status = _k.search_run(budget, *board, *ws.search_arrays(), plan, symtab,
-                                       pdb, ws.mw if self._incremental else None)
+                                       pdb, ws.mw if self._incremental else None, tun)
         nodes = int(ws.ctr[_s.C_NODES])
         expanded = int(ws.ctr[_s.C_EXPANDED])
         if status != _s.SOLVED:
@@ -418,7 +464,7 @@ class Solver:
         if self._fess_ws is None:
             self._fess_ws = FessWorkspace(self.workspace)
         status, nodes, expanded = fess_search(self.workspace, self._fess_ws, board, box_cells,
-                                              player, cap, limit)
+                                              player, cap, limit, self._tun)
         if status != _s.SOLVED:
             return _status(status, limit), None, nodes, expanded
         return SOLVED, self._solution(board[0], board[5]), nodes, expanded
