@@ -137,9 +137,10 @@ def tunnel_room(nbox, n):
 def _tunnel(t, s, tun, occ, blk, dead):
     """Push the box just pushed onto ``t`` (step ``s``) on while it stands on a tunnel
     cell (``tun``, see :func:`levelforge.sokoban.fess.tunnel_cells`: a macro that loses
-    no solution and keeps push-optimality); ``occ`` and ``blk`` follow it. Returns ``(e, extra)``: its last cell and the
-    pushes added, or ``(-e - 1, extra)`` when it must go on against a box or onto a
-    dead square (a deadlock; the box is left on ``e``)."""
+    no solution and keeps push-optimality); ``occ`` and ``blk`` follow it. Returns
+    ``(e, extra)``: its last cell and the pushes added, or ``(-e - 1, extra)`` when it
+    must go on against a box or onto a dead square (a deadlock; the box is left on
+    ``e``)."""
     e = t
     extra = 0
     while tun[e]:

@@ -215,9 +215,9 @@ def test_generator_path_never_compiles_the_feature_space_search(tmp_path):
     """Cold start (an empty Numba cache, so that callees compile as themselves):
     generating leaves every kernel of the feature-space search (and of its features and
     advisors), of the incremental matching, of the corral-deadlock search, of the
-    stuck-set and window deadlock tests and of the tunnel macro uncompiled; solving push-optimally then compiles
-    the incremental matching (its best-first search uses it) and still none of the
-    others."""
+    stuck-set and window deadlock tests and of the tunnel macro uncompiled; solving
+    push-optimally then compiles the incremental matching (its best-first search uses
+    it) and still none of the others."""
     code = ("from levelforge.sokoban import generate, solve;"
             "from levelforge.engine import sokoban_fess as f, sokoban_match as m;"
             "from levelforge.engine import sokoban_corral as c, sokoban_fess_features as ff;"
