@@ -1,0 +1,254 @@
+"""The backward search of the any-solution mode: best-first over *pulls* from the solved
+states toward the start.
+
+Played backwards a level changes its hard part: boxes leave a goal room instead of
+packing it (no fill order to find), and what is hard is putting them back on their
+start cells. Levels that jam the forward searches on their goal rooms are often easy
+this way round, which is why strong solvers search both ways. The search starts from
+every solved state (boxes on the goals, the player in each region of the free cells)
+and expands states in order of ``g + weight * h`` (:func:`levelforge.engine.sokoban._key`),
+``g`` the pulls so far and ``h`` the min-cost matching of the boxes to the start cells
+over lone-box pull distances (:func:`pull_distances`). It ends at the start: the boxes
+on their start cells, the player's region the start's. Read backwards, its pulls are
+pushes that solve the level.
+
+A pull: the player on ``p = b + s`` next to the box on ``b`` steps on to ``p + s`` and
+the box follows onto ``p``. A box on a cell from which no start cell can be reached by
+pulls (the player ignored) never gets back to the start, so such states are dropped.
+
+Node arrays as the farthest-state search's (:mod:`levelforge.engine.sokoban_farthest`:
+sorted boxes ``pool``, the region's smallest cell ``nplayer``, its open-addressing
+``table``), plus ``nparent``, ``ng`` (pulls) and ``nmove`` (``4 * b + d``: the box's
+cell before the pull, the direction of the player's step) and the heap of
+:mod:`levelforge.engine.sokoban`. Counters in ``ctr`` (int64, the slots of
+:mod:`levelforge.engine.sokoban_state`: C_NODES, C_HEAP, C_FILL, C_FILL2, C_GOAL,
+C_EXPANDED, C_STATUS, C_BOXES, C_CAP, C_WEIGHT, C_HALT; ``C_TEPOCH`` holds the used
+prefix of ``table``, ``C_TARGET`` the forward node met, see :func:`backward_run`).
+"""
+import numpy as np
+from numba import njit
+
+from .grid import flood_fill
+from .sokoban import _heap_pop, _heap_push, _key
+from .sokoban_farthest import _lookup, _pull_norm, _region_min, _rehash
+from .sokoban_fess import _lookup as _forward
+from .sokoban_heuristic import matching_cost
+from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT,
+                            C_HEAP, C_NODES, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT, GROW,
+                            HALTED,
+                            LIMIT, MAX_G, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE)
+
+C_SIZE = C_TEPOCH  # the used prefix of ``table`` (doubles as the search grows)
+C_MEET = C_TARGET  # the forward node a bidirectional search met, -1 before
+
+
+@njit(cache=True, _nrt=False)
+def pull_distances(walls, targets, width, pdist, queue):
+    """``pdist[t, c]``: the fewest pulls that bring a lone box from cell ``c`` to cell
+    ``targets[t]``, the player ignored beyond needing two free cells in line (the cell
+    the box enters and the one the player steps to); ``UNREACHABLE`` where none do.
+    A breadth-first search back from each target: the box reaches ``y`` from
+    ``y - s`` when ``y`` and ``y + s`` are floor."""
+    steps = (-width, -1, 1, width)
+    n = walls.shape[0]
+    for t in range(targets.shape[0]):
+        for c in range(n):
+            pdist[t, c] = UNREACHABLE
+        pdist[t, targets[t]] = 0
+        queue[0] = targets[t]
+        head = 0
+        tail = 1
+        while head < tail:
+            y = queue[head]
+            head += 1
+            for s in steps:
+                x = y - s
+                if walls[x] or walls[y + s] or pdist[t, x] != UNREACHABLE:
+                    continue
+                pdist[t, x] = pdist[t, y] + 1
+                queue[tail] = x
+                tail += 1
+
+
+@njit(cache=True, _nrt=False)
+def _h(wbox, nbox, pdist, cols, hu, hv, hp, hway, hminv, hused):
+    for i in range(nbox):
+        cols[i] = wbox[i]
+    return matching_cost(cols, nbox, pdist, hu, hv, hp, hway, hminv, hused)
+
+
+@njit(cache=True, _nrt=False)
+def _store(wbox, nbox, norm, parent, g, move, h, slot, tag, pool, nplayer, nparent, ng,
+           nmove, table, heap, ctr, zob):
+    j = ctr[C_NODES]
+    ctr[C_NODES] = j + 1
+    for q in range(nbox):
+        pool[j * nbox + q] = wbox[q]
+    nplayer[j] = norm
+    nparent[j] = parent
+    ng[j] = g
+    nmove[j] = move
+    table[slot] = tag | (j + 1)
+    if 2 * (j + 1) > ctr[C_SIZE] and 2 * ctr[C_SIZE] <= table.shape[0]:
+        ctr[C_SIZE] *= 2
+        _rehash(pool, nplayer, nbox, table, ctr[C_SIZE], zob, j + 1)
+    _heap_push(heap, ctr, _key(g, h, ctr[C_WEIGHT], j))
+    return j
+
+
+@njit(cache=True, _nrt=False)
+def backward_start(walls, goal_cells, start_norm, width, pdist, zob, pool, nplayer, nparent,
+                   ng, nmove, heap, table, ctr, blk, stamp, queue, wbox, cols, hu, hv, hp,
+                   hway, hminv, hused):
+    """Store the solved states (boxes on ``goal_cells``, sorted; the player in each
+    region of the free cells that touches a box) as the roots. ``ctr[C_BOXES]``,
+    ``[C_CAP]`` and ``[C_WEIGHT]`` are set by the caller; ``start_norm`` is the start
+    region's smallest cell. Returns the status (SOLVED when the start is solved)."""
+    nbox = ctr[C_BOXES]
+    ctr[C_NODES] = 0
+    ctr[C_HEAP] = 0
+    ctr[C_EXPANDED] = 0
+    ctr[C_GOAL] = -1
+    ctr[C_MEET] = -1
+    ctr[C_STATUS] = RUNNING
+    size = min(64, table.shape[0])  # a power of two, as the table's size
+    ctr[C_SIZE] = size
+    for i in range(size):
+        table[i] = 0
+    for i in range(nbox):
+        wbox[i] = goal_cells[i]
+        blk[goal_cells[i]] = 1
+    h = _h(wbox, nbox, pdist, cols, hu, hv, hp, hway, hminv, hused)
+    for c in range(walls.shape[0]):
+        if walls[c] or blk[c]:
+            continue
+        if not (blk[c - width] or blk[c - 1] or blk[c + 1] or blk[c + width]):
+            continue
+        ctr[C_FILL] += 1
+        norm = _region_min(blk, width, np.int64(c), stamp, ctr[C_FILL], queue)
+        slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob, wbox, norm)
+        if j >= 0:
+            continue
+        if h == 0 and norm == start_norm:
+            ctr[C_STATUS] = SOLVED
+        if h < UNREACHABLE:
+            j = _store(wbox, nbox, norm, -1, 0, -1, h, slot, tag, pool, nplayer, nparent,
+                       ng, nmove, table, heap, ctr, zob)
+            if ctr[C_STATUS] == SOLVED:
+                ctr[C_GOAL] = j
+                break
+    for i in range(nbox):
+        blk[goal_cells[i]] = 0
+    if ctr[C_STATUS] == RUNNING and ctr[C_HEAP] == 0:
+        ctr[C_STATUS] = UNSOLVABLE
+    return ctr[C_STATUS]
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fpool,
+                 fplayer, ftepoch, pool, nplayer, nparent, ng, nmove, heap, table, ctr, blk,
+                 stamp, queue, stamp2, queue2, wbox, cols, hu, hv, hp, hway, hminv, hused):
+    """Expand at most ``budget`` states (see the module docstring; ``alive[c]`` is 1
+    where a box can still be pulled to a start cell). Returns the status: RUNNING,
+    SOLVED (``ctr[C_GOAL]`` is the start's node, or a state the forward search met:
+    below), UNSOLVABLE (every state reachable by pulls searched: the start is not among
+    them), LIMIT (``ctr[C_CAP]`` states), GROW (the node arrays or the heap could
+    overflow in the next expansion: grow them and call again) or HALTED
+    (``ctr[C_HALT]`` set, looked at before each pull).
+
+    A forward search's transposition table (``ftable``, generation ``ftepoch``, its
+    nodes' boxes ``fpool`` and players ``fplayer``, keyed with the same ``zob``; empty
+    arrays for none) makes it bidirectional: a new state found there is a meeting, its
+    forward node in ``ctr[C_MEET]``; the forward path to it and the pulls from it,
+    read backwards, solve the level."""
+    steps = (-width, -1, 1, width)
+    nbox = ctr[C_BOXES]
+    room = 4 * nbox
+    done = 0
+    while done < budget:
+        if ctr[C_STATUS] != RUNNING:
+            return ctr[C_STATUS]
+        if ctr[C_NODES] + room > nplayer.shape[0] or ctr[C_HEAP] + room > heap.shape[0] \
+                or 2 * (ctr[C_NODES] + room) > table.shape[0]:
+            return GROW
+        if ctr[C_HEAP] == 0:
+            ctr[C_STATUS] = UNSOLVABLE
+            return UNSOLVABLE
+        u = np.int64(_heap_pop(heap, ctr) & np.int64(0xFFFFFFFF))
+        done += 1
+        ctr[C_EXPANDED] += 1
+        base = u * nbox
+        for i in range(nbox):
+            blk[pool[base + i]] = 1
+        ctr[C_FILL] += 1
+        epoch = ctr[C_FILL]
+        flood_fill(blk, width, np.int64(nplayer[u]), stamp, epoch, queue)
+        g1 = ng[u] + 1
+        for i in range(nbox):
+            b = np.int64(pool[base + i])
+            for d in range(4):
+                if ctr[C_HALT] != 0:
+                    ctr[C_STATUS] = HALTED
+                    break
+                s = steps[d]
+                p = b + s
+                q = p + s
+                if stamp[p] != epoch or blk[q] or walls[q] or not alive[p] or g1 >= MAX_G:
+                    continue
+                k = 0  # the child's boxes, sorted: the parent's with b replaced by p
+                placed = False
+                for r in range(nbox):
+                    v = np.int64(pool[base + r])
+                    if v == b:
+                        continue
+                    if not placed and p < v:
+                        wbox[k] = p
+                        k += 1
+                        placed = True
+                    wbox[k] = v
+                    k += 1
+                if not placed:
+                    wbox[k] = p
+                blk[b] = 0
+                blk[p] = 1
+                ctr[C_FILL2] += 1
+                norm = _pull_norm(blk, width, b, p, q, np.int64(nplayer[u]), stamp, epoch,
+                                  stamp2, ctr[C_FILL2], queue2)
+                blk[p] = 0
+                blk[b] = 1
+                slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob,
+                                       wbox, norm)
+                if j >= 0:
+                    continue  # met before: best-first for any solution keeps the first way
+                if ctr[C_NODES] >= ctr[C_CAP]:
+                    ctr[C_STATUS] = LIMIT
+                    break
+                if ftable.shape[0] > 0:
+                    key = zob[1, norm]
+                    for r in range(nbox):
+                        key ^= zob[0, wbox[r]]
+                    f, _ = _forward(ftable, ftable.shape[0] - 1, ftepoch, key, norm, wbox,
+                                    nbox, fplayer, fpool)
+                    if f >= 0:
+                        ctr[C_MEET] = f
+                        ctr[C_GOAL] = _store(wbox, nbox, norm, u, g1, 4 * b + d, 0, slot,
+                                             tag, pool, nplayer, nparent, ng, nmove, table,
+                                             heap, ctr, zob)
+                        ctr[C_STATUS] = SOLVED
+                        break
+                h = _h(wbox, nbox, pdist, cols, hu, hv, hp, hway, hminv, hused)
+                if h >= UNREACHABLE:
+                    continue
+                if h == 0 and norm != start_norm:
+                    h = 1  # the boxes are home, the player is not
+                j = _store(wbox, nbox, norm, u, g1, 4 * b + d, h, slot, tag, pool, nplayer,
+                           nparent, ng, nmove, table, heap, ctr, zob)
+                if h == 0:
+                    ctr[C_GOAL] = j
+                    ctr[C_STATUS] = SOLVED
+                    break
+            if ctr[C_STATUS] != RUNNING:
+                break
+        for i in range(nbox):
+            blk[pool[base + i]] = 0
+    return ctr[C_STATUS]

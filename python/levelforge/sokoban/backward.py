@@ -1,0 +1,181 @@
+"""The backward search of the any-solution mode (:mod:`levelforge.engine.sokoban_backward`):
+its work arrays, grown as it goes, the loop that runs it under a time limit, and the
+solution read back from its pulls.
+
+>>> from levelforge.sokoban import Level, replay
+>>> level = Level.from_xsb('#######\\n#.$ @ #\\n#######')
+>>> status, solution, nodes, expanded = backward_solve(level, 1000)
+>>> status, replay(level, solution).is_solved
+('solved', True)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..cancel import Limit
+from ..engine import sokoban_backward as _bk
+from ..engine import sokoban_state as _s
+from .level import Level
+from .optimizer import _Board
+
+WEIGHT = 0
+"""Priority of the backward search: greedy on ``h``, the matching to the start cells
+(ties: more pulls first). Measured on the 42 XSokoban levels the forward searches
+leave unsolved in 10 s, 5 s each: greedy solved 5, weights 1, 2, 3 and 5 solved 0, 2,
+2 and 2."""
+_BUDGET = 256  # expansions of one kernel call (the time limit stops a call within it)
+_FIRST = 1 << 14  # node slots first allocated (doubled as the search grows)
+_STATUS = {_s.SOLVED: "solved", _s.UNSOLVABLE: "exhausted", _s.LIMIT: "limit"}
+
+
+def _region(walls, width, player):
+    """Cells the player reaches over the floor (boxes ignored), as a boolean mask."""
+    seen = np.zeros(walls.shape[0], bool)
+    seen[player] = True
+    todo = [player]
+    while todo:
+        c = todo.pop()
+        for nb in (c - width, c - 1, c + 1, c + width):
+            if 0 <= nb < walls.shape[0] and not walls[nb] and not seen[nb]:
+                seen[nb] = True
+                todo.append(nb)
+    return seen
+
+
+class _Arrays:
+    """Node arrays, heap and table of one backward search, grown by doubling (``size``
+    node slots, a power of two; the table twice that, so at most half full)."""
+
+    def __init__(self, nbox, cells, size):
+        self.nbox = nbox
+        self.pool = np.zeros(size * nbox, np.int16)
+        self.nplayer = np.zeros(size, np.int32)
+        self.nparent = np.zeros(size, np.int32)
+        self.ng = np.zeros(size, np.int32)
+        self.nmove = np.zeros(size, np.int32)
+        self.heap = np.zeros(size, np.int64)
+        self.table = np.zeros(2 * size, np.int64)
+        self.blk = np.zeros(cells, np.uint8)
+        self.stamp = np.zeros(cells, np.int64)
+        self.stamp2 = np.zeros(cells, np.int64)
+        self.queue = np.zeros(cells, np.int32)
+        self.queue2 = np.zeros(cells, np.int32)
+        self.wbox = np.zeros(nbox, np.int16)
+        self.cols = np.zeros(nbox, np.int64)
+        self.hung = [np.zeros(nbox + 1, np.int64) for _ in range(6)]
+
+    def grow(self, ctr, zob):
+        """Double the node arrays, the heap and the table, keeping the search."""
+        size = 2 * self.nplayer.shape[0]
+        for name in ("nplayer", "nparent", "ng", "nmove", "heap"):
+            old = getattr(self, name)
+            new = np.zeros(size, old.dtype)
+            new[:old.shape[0]] = old
+            setattr(self, name, new)
+        pool = np.zeros(size * self.nbox, np.int16)
+        pool[:self.pool.shape[0]] = self.pool
+        self.pool = pool
+        self.table = np.zeros(2 * size, np.int64)
+        _bk._rehash(self.pool, self.nplayer, self.nbox, self.table, int(ctr[_bk.C_SIZE]), zob,
+                    int(ctr[_s.C_NODES]))
+
+    def nodes(self):
+        return (self.pool, self.nplayer, self.nparent, self.ng, self.nmove, self.heap,
+                self.table)
+
+
+def warm_up() -> None:
+    """Compile (or load from Numba's cache) the backward search's kernels, the table's
+    growth included, so that no time-limited solve pays for them."""
+    backward_solve(Level.from_xsb("#####\n#@$.#\n#  ##\n#####"), 1000)
+    a = _Arrays(1, 20, 4)
+    ctr = np.zeros(_s.N_COUNTERS, np.int64)
+    ctr[_bk.C_SIZE] = 4
+    a.grow(ctr, np.zeros((2, 20), np.uint64))
+
+
+def backward_solve(level: Level, max_nodes: int, time_limit: float | None = None,
+                   weight: int = WEIGHT) -> tuple:
+    """Search ``level`` backwards with at most ``max_nodes`` stored states for at most
+    ``time_limit`` seconds (see :func:`backward_search`): ``(status, solution, nodes,
+    expanded)`` with a LURD solution when ``status`` is ``solved``, else None. A box
+    parked on its goal out of the player's reach is a wall; any other box or goal out
+    of reach leaves nothing to search (``exhausted``)."""
+    walls, goals, boxes, player = level.arrays()
+    inside = _region(walls, level.width, player)
+    walls[~inside] = 1  # the outside the player never reaches
+    if np.any((boxes == 1) & ~inside != (goals == 1) & ~inside):
+        return "exhausted", None, 0, 0  # a box or goal out of reach, not paired
+    status, pushes, nodes, expanded, _ = backward_search(
+        walls, np.flatnonzero(goals & inside).astype(np.int32),
+        np.flatnonzero(boxes & inside).astype(np.int32), player, level.width, max_nodes,
+        Limit(time_limit), weight)
+    solution = None if pushes is None else _Board(level).moves(pushes)
+    return status, solution, nodes, expanded
+
+
+_NO_FORWARD = (np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int32), 0)
+
+
+def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limit,
+                    weight=WEIGHT, zob=None, forward=None):
+    """The backward search (:mod:`levelforge.engine.sokoban_backward`) on a prepared
+    board (``walls`` closed around the player's area, the goal and box cells inside it,
+    int32), with at most ``max_nodes`` stored states until ``limit`` (a
+    :class:`levelforge.cancel.Limit`) stops it. Returns ``(status, pushes, nodes,
+    expanded)``: ``solved`` with the pushes (``(box cell, direction)`` pairs from the
+    start, directions 0..3 up, left, right, down), else ``limit``, ``cancelled`` or
+    ``exhausted`` (every state it keeps was searched; not a proof: the any-solution
+    mode goes on with its other searches) and None.
+
+    ``forward``: the transposition table of a forward search that has just run on the
+    same board, ``(table, pool, nplayer, generation)`` as the solver's workspace holds
+    them, its states keyed with ``zob`` (the workspace's Zobrist keys; random ones
+    for None). The search then also stops at a state the forward search stored, and
+    the pushes are those from that state; its forward node is returned as a fifth
+    value (-1 without a meeting)."""
+    nbox, n = box_cells.shape[0], walls.shape[0]
+    if nbox == 0 or np.array_equal(box_cells, goal_cells):
+        return "solved", [], 0, 0, -1
+    a = _Arrays(nbox, n, min(_FIRST, 1 << (max_nodes + 4 * nbox - 1).bit_length()))
+    pdist = np.zeros((nbox, n), np.int32)
+    _bk.pull_distances(walls, box_cells, np.int64(width), pdist, a.queue)
+    alive = (pdist.min(axis=0) < _s.UNREACHABLE).astype(np.uint8)
+    if zob is None:
+        zob = np.random.default_rng(0).integers(1, 2**63, size=(2, n), dtype=np.uint64)
+    ftable, fpool, fplayer, ftepoch = _NO_FORWARD if forward is None else forward
+    ctr = np.zeros(_s.N_COUNTERS, np.int64)
+    ctr[_s.C_BOXES], ctr[_s.C_CAP], ctr[_s.C_WEIGHT] = nbox, max_nodes, weight
+    a.blk[:] = walls
+    a.blk[box_cells] = 1
+    ctr[_s.C_FILL] += 1
+    start_norm = np.int64(_bk._region_min(a.blk, np.int64(width), np.int64(player), a.stamp,
+                                          ctr[_s.C_FILL], a.queue))
+    a.blk[box_cells] = 0
+    with limit.watch(ctr, _s.C_HALT):
+        status = _bk.backward_start(walls, goal_cells, start_norm, np.int64(width), pdist, zob,
+                                    *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
+                                    a.cols, *a.hung)
+        while status in (_s.RUNNING, _s.GROW):
+            if limit.reason() is not None:
+                status = _s.HALTED
+                break
+            if status == _s.GROW:
+                a.grow(ctr, zob)
+            status = _bk.backward_run(_BUDGET, walls, start_norm, np.int64(width), pdist,
+                                      alive, zob, ftable, fpool, fplayer, np.int64(ftepoch),
+                                      *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,
+                                      a.queue2, a.wbox, a.cols, *a.hung)
+    nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
+    if status == _s.HALTED:
+        return limit.reason() or "limit", None, nodes, expanded, -1
+    if status != _s.SOLVED:
+        return _STATUS[status], None, nodes, expanded, -1
+    steps = (-width, -1, 1, width)
+    pushes = []
+    j = int(ctr[_s.C_GOAL])
+    while a.nparent[j] >= 0:  # each pull undone is a push, in order from the start
+        b, d = divmod(int(a.nmove[j]), 4)
+        pushes.append((b + steps[d], 3 - d))
+        j = int(a.nparent[j])
+    return "solved", pushes, nodes, expanded, int(ctr[_bk.C_MEET])

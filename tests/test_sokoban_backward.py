@@ -1,0 +1,133 @@
+"""The backward search over pulls (any-solution mode) against plain Python: lone-box pull
+distances against a breadth-first search over pulls, verdicts against plain
+breadth-first search over pushes (it finds a solution exactly when one exists, given
+room), every solution replayed, and its place in the any-solution portfolio."""
+import naive_sokoban as naive
+import numpy as np
+import pytest
+from levelforge.engine import sokoban_backward as _bk
+from levelforge.engine.sokoban_state import UNREACHABLE
+from levelforge.sokoban import Level, Solver, collections, replay
+from levelforge.sokoban import backward as backward_mod
+from levelforge.sokoban import packing
+from levelforge.sokoban.backward import backward_solve
+from test_sokoban_solver import pulled_level, random_level
+
+MICROBAN = collections.load("microban")
+
+
+def naive_pull_distance(walls, start, target):
+    """Fewest pulls taking a lone box from ``start`` to ``target`` (cells as (x, y)),
+    the player anywhere as long as the two cells the pull needs are floor."""
+    seen = {start: 0}
+    todo = [start]
+    for cell in todo:
+        if cell == target:
+            return seen[cell]
+        for step in naive.DIRS.values():
+            p, q = naive.add(cell, step), naive.add(cell, step, 2)
+            if p not in walls and q not in walls and p not in seen:
+                seen[p] = seen[cell] + 1
+                todo.append(p)
+    return None
+
+
+@pytest.mark.parametrize("case", range(30))
+def test_pull_distances_match_plain_breadth_first_search(case):
+    level = random_level(np.random.default_rng(21000 + case), max_side=8, wall_p=0.25)
+    if level is None:
+        return
+    walls, _, _, _ = level.arrays()
+    w = level.width
+    floor = [c for c in range(walls.shape[0]) if not walls[c]]
+    targets = np.array(floor[:3], np.int32)
+    pdist = np.zeros((3, walls.shape[0]), np.int32)
+    _bk.pull_distances(walls, targets, np.int64(w), pdist, np.zeros(walls.shape[0], np.int32))
+    for t, target in enumerate(targets):
+        for c in floor:
+            want = naive_pull_distance(set(level.walls), (c % w, c // w),
+                                       (int(target) % w, int(target) // w))
+            assert pdist[t, c] == (UNREACHABLE if want is None else want)
+
+
+@pytest.mark.parametrize("case", range(120))
+def test_backward_search_finds_a_solution_exactly_when_one_exists(case):
+    rng = np.random.default_rng(23000 + case)
+    level = random_level(rng, max_side=7, max_boxes=3) if case % 2 \
+        else pulled_level(rng, max_side=7, max_boxes=3)
+    if level is None or level.is_solved:
+        return
+    status, solution, nodes, _ = backward_solve(level, 500_000)
+    exact = naive.bfs_pushes(level)
+    if exact is None:
+        assert status == "exhausted" and solution is None  # never a false solution
+    else:
+        assert status == "solved"
+        boxes, _, pushes = naive.replay(level, solution)
+        assert boxes == level.goals and pushes >= exact
+
+
+@pytest.mark.parametrize("k", [*range(0, 150, 7), 143])
+def test_backward_solutions_replay_on_microban(k):
+    # measured: all of Microban but level 153 within 300,000 states (144: 4,186)
+    status, solution, nodes, _ = backward_solve(MICROBAN[k], 300_000)
+    assert status == "solved" and replay(MICROBAN[k], solution).is_solved
+
+
+def test_node_cap_and_time_limit_say_limit():
+    level = MICROBAN[152]  # level 153: past 300,000 states backwards (measured)
+    assert backward_solve(level, 2_000)[0] == "limit"
+    assert backward_solve(level, 10**8, time_limit=0.05)[:2] == ("limit", None)
+
+
+def test_an_already_solved_level_needs_no_search():
+    assert backward_solve(Level.from_xsb("####\n#@*#\n####"), 10) == ("solved", "", 0, 0)
+
+
+def test_the_portfolio_falls_back_on_the_backward_search(monkeypatch):
+    """With the forward searches made to fail, the any-solution mode's answer is the
+    backward search's, and it replays."""
+    calls = []
+    solver = Solver()
+    real = solver._backward
+
+    def backward(*args):
+        calls.append(args[3])  # the node cap of each run
+        return real(*args)
+
+    monkeypatch.setattr(solver, "_fess", lambda *a: ("limit", None, 0, 0))
+    monkeypatch.setattr(solver, "_backward", backward)
+    monkeypatch.setattr(packing, "BACKWARD_FIRST", 10)  # the first run too short
+    monkeypatch.setattr(packing, "STAGE_NODES", 10)  # and the packing stages too
+    level = MICROBAN[142]  # level 143: 43,648 states backwards (measured)
+    r = solver.solve(level, optimal=False, max_nodes=200_000)
+    assert r.solved and not r.optimal and replay(level, r.solution).is_solved
+    assert calls == [10, 200_000]
+    calls.clear()
+    solver._stages = False  # the feature-space search first: no short backward run
+    r = solver.solve(level, optimal=False, max_nodes=200_000)
+    assert r.solved and calls == [200_000]
+
+
+def test_after_the_feature_space_search_the_two_searches_meet(monkeypatch):
+    """Microban 146 with 2,000 states a search: the feature-space search stops at its
+    cap, the backward search then meets one of its states far sooner than it reaches
+    the start alone, and the joined solution replays."""
+    runs = []
+    real = backward_mod.backward_search
+
+    def spy(*args, **kw):
+        out = real(*args, **kw)
+        runs.append((out[0], out[2], out[4], kw.get("forward") is not None))
+        return out
+
+    monkeypatch.setattr(backward_mod, "backward_search", spy)
+    solver = Solver()
+    solver._stages = False  # the feature-space search first
+    level = MICROBAN[145]
+    r = solver.solve(level, optimal=False, max_nodes=2_000)
+    assert r.solved and replay(level, r.solution).is_solved
+    ((status, nodes, meet, forward),) = runs
+    assert status == "solved" and forward and meet >= 0
+    alone = backward_solve(level, 300_000)
+    assert alone[0] == "solved" and nodes < alone[2]
