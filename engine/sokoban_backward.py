@@ -30,7 +30,7 @@ from numba import njit
 
 from .grid import flood_fill
 from .sokoban import _heap_pop, _heap_push, _key
-from .sokoban_farthest import _lookup, _pull_norm, _region_min, _rehash
+from .sokoban_farthest import _lookup, _pull_norm, _region_min, _rehash, _replaced
 from .sokoban_fess import _lookup as _forward
 from .sokoban_heuristic import matching_cost
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT,
@@ -193,22 +193,9 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                 s = steps[d]
                 p = b + s
                 q = p + s
-                if stamp[p] != epoch or blk[q] or walls[q] or not alive[p] or g1 >= MAX_G:
+                if stamp[p] != epoch or blk[q] or not alive[p] or g1 >= MAX_G:
                     continue
-                k = 0  # the child's boxes, sorted: the parent's with b replaced by p
-                placed = False
-                for r in range(nbox):
-                    v = np.int64(pool[base + r])
-                    if v == b:
-                        continue
-                    if not placed and p < v:
-                        wbox[k] = p
-                        k += 1
-                        placed = True
-                    wbox[k] = v
-                    k += 1
-                if not placed:
-                    wbox[k] = p
+                _replaced(pool, base, nbox, b, p, wbox)  # the child's boxes, sorted
                 blk[b] = 0
                 blk[p] = 1
                 ctr[C_FILL2] += 1

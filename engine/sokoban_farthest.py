@@ -105,6 +105,26 @@ def _pull_norm(blk, width, b, p, q, pnorm, stamp, epoch, stamp2, epoch2, queue2)
 
 
 @njit(cache=True, _nrt=False)
+def _replaced(pool, base, nbox, b, p, wbox):
+    """Write into ``wbox`` the sorted boxes ``pool[base:base + nbox]`` with ``b``
+    replaced by ``p`` (a pull's child)."""
+    k = 0
+    placed = False
+    for r in range(nbox):
+        v = np.int64(pool[base + r])
+        if v == b:
+            continue
+        if not placed and p < v:
+            wbox[k] = p
+            k += 1
+            placed = True
+        wbox[k] = v
+        k += 1
+    if not placed:
+        wbox[k] = p
+
+
+@njit(cache=True, _nrt=False)
 def _expand(u, walls, nbox, width, limit, zob, pool, nplayer, depth, table, meta, blk,
             stamp, queue, stamp2, queue2, wbox):
     """Store the new states one pull away from node ``u`` while fewer than ``limit``
@@ -128,21 +148,7 @@ def _expand(u, walls, nbox, width, limit, zob, pool, nplayer, depth, table, meta
             q = p + s
             if stamp[p] != epoch or blk[q]:
                 continue
-            # the child's boxes, sorted: the parent's with b replaced by p
-            k = 0
-            placed = False
-            for r in range(nbox):
-                v = np.int64(pool[base + r])
-                if v == b:
-                    continue
-                if not placed and p < v:
-                    wbox[k] = p
-                    k += 1
-                    placed = True
-                wbox[k] = v
-                k += 1
-            if not placed:
-                wbox[k] = p
+            _replaced(pool, base, nbox, b, p, wbox)
             blk[b] = 0
             blk[p] = 1
             meta[3] += 1

@@ -1,6 +1,7 @@
-"""The search for any solution (``solve(level, optimal=False)``), a portfolio of three
+"""The search for any solution (``solve(level, optimal=False)``), a portfolio of four
 searches: goals packed in a planned order one stage at a time, then the feature-space
-search (:mod:`levelforge.sokoban.fess`), then weighted A* and A* over the whole level.
+search (:mod:`levelforge.sokoban.fess`), then the backward search over pulls
+(:mod:`levelforge.sokoban.backward`), then weighted A* and A* over the whole level.
 
 Levels built around a goal room jam when a box fills a goal near the room's entrance
 before the goals behind it; strong solvers (Festival's packing order, YASS's goal-room
@@ -13,11 +14,15 @@ Each stage starts where the last one ended, so no search wanders over the whole
 level, and all stages together store at most ``STAGE_NODES`` states: cheap where they
 work, soon given up where a stage jams.
 
-When a stage fails, the feature-space search takes the level from the start for the
-time left (or ``max_nodes`` states). Only if it stops at its node cap (not at the time
-limit or a cancel) does weighted A* on ``g + ANY_WEIGHT * (h + a penalty per goal not packed in
-plan order)`` get half the time left, then the push-optimal A* the rest (a solution it
-finds is marked optimal).
+When a stage fails, a short backward search over pulls (:data:`BACKWARD_FIRST` states)
+tries the level, then the feature-space search takes it from the start for half the
+time left (or ``max_nodes`` states), then the backward search for the rest (or
+``max_nodes`` states): played backwards, the boxes leave the goal rooms instead of
+packing them, so it solves levels whose goal rooms stall the forward searches. Only if
+both stop at their node caps or the backward search runs out of states (not at the
+time limit or a cancel) does weighted A* on ``g + ANY_WEIGHT * (h + a penalty per goal
+not packed in plan order)`` get half the time left, then the push-optimal A* the rest
+(a solution it finds is marked optimal).
 
 >>> from levelforge.sokoban import Level, solve
 >>> level = Level.from_xsb('########\\n#@$  . #\\n#  $ . #\\n#      #\\n########')
@@ -37,6 +42,9 @@ STAGE_WEIGHT = 2
 """Weight of the guide in a packing stage: best-first on ``g + 2 guide``."""
 STAGE_NODES = 20_000
 """Node cap of all packing stages together (at most ``max_nodes``)."""
+BACKWARD_FIRST = 50_000
+"""Node cap of the backward search's first, short run (before the feature-space
+search; a few tenths of a second)."""
 
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
 
@@ -97,18 +105,19 @@ def _play(solution, boxes, player, width):
     return player
 
 
-def solve_any(search, fess, ctr, board, box_cells, player, cap, limit, symtab,
+def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit, symtab,
               stages=True):
     """Packing stages, then the whole-level searches (see the module docstring), each
     stopped by ``limit`` (a :class:`levelforge.cancel.Limit`; then the status is
     ``limit`` or ``cancelled``). ``search(board, boxes, player, cap, weight, plan, symtab,
     limit)`` runs one search on the workspace whose counters are ``ctr``
     (:meth:`Solver._search`), ``fess(board, boxes, player, cap, limit)`` the
-    feature-space search
-    (:meth:`Solver._fess`); returns ``(status, solution, nodes, expanded, optimal)``,
+    feature-space search (:meth:`Solver._fess`) and ``backward`` (the same arguments)
+    the backward search (:meth:`Solver._backward`); returns ``(status, solution, nodes, expanded, optimal)``,
     ``optimal`` True when the last resort, A*, found the solution. ``unsolvable`` only
     comes from a whole-level search, which drops no state a solution needs; a failed
-    stage proves nothing. ``stages=False`` skips the packing stages."""
+    stage proves nothing. ``stages=False`` skips the packing stages and the short
+    backward run: the feature-space search goes first."""
     walls, goals, width = board[0], board[1], board[5]
     plan = packing_plan(walls, goals, width)
     boxes = set(int(c) for c in box_cells)
@@ -134,12 +143,27 @@ def solve_any(search, fess, ctr, board, box_cells, player, cap, limit, symtab,
     ctr[_s.C_STAGE] = 0
     if stages and status == "solved":  # every stage: every goal holds a box
         return "solved", "".join(moves), nodes, expanded, False
-    if limit.reason() is None:
-        status, solution, n, e = fess(board, box_cells, player, cap, limit)
+    # a short backward probe, then the feature-space search for half the time left and
+    # the backward search for the rest (not again once it has run out of states)
+    exhausted = False
+    first = ((backward, min(cap, BACKWARD_FIRST)),) if stages else ()
+    for run, most in (*first, (fess, cap), (backward, cap)):
+        if limit.reason() is not None:
+            break
+        if run is backward and exhausted:
+            continue
+        deadline = limit.deadline
+        now = now_ns()
+        sub = limit if deadline is None or run is backward \
+            else limit.until(now + (deadline - now) // 2)
+        status, solution, n, e = run(board, box_cells, player, most, sub)
         nodes += n
         expanded += e
-        if status != "limit" or limit.reason() is not None:
+        exhausted = exhausted or status == "exhausted"
+        if status not in ("limit", "exhausted"):
             return status, solution, nodes, expanded, False
+        if limit.reason() is not None:
+            return limit.reason(), None, nodes, expanded, False
     for weight in (ANY_WEIGHT, 1):
         now = now_ns()
         if limit.reason() is not None:

@@ -25,7 +25,7 @@ from ..errors import ConfigError
 from ..timing import ms_since, now_ns
 from .level import Level
 from .fess import FessWorkspace, fess_search
-from .optimizer import WINDOW_NODES, shorten
+from .optimizer import WINDOW_NODES, _Board, shorten
 from .packing import solve_any
 from .replay import replay
 from . import pairs as _pairs
@@ -323,8 +323,13 @@ class Solver:
         self._tun = None  # the board's tunnel cells (tunnel_cells)
 
     def warm_up(self) -> Solver:
-        """Compile (or load from the cache) the kernels by solving a tiny level."""
+        """Compile (or load from the cache) the kernels by solving a tiny level, and
+        the table rebuild a search that outgrows its arrays calls."""
         self.solve(Level.from_xsb(_PLAIN))
+        spare = Workspace().ensure(16, 1, 4)
+        spare.ctr[_s.C_NODES] = 4
+        spare.ctr[_s.C_TEPOCH] = 1  # a running search's generation (empty slots hold 0)
+        spare.grow(1000)
         return self
 
     def solve(self, level: Level, max_nodes: int | None = None,
@@ -395,8 +400,10 @@ class Solver:
             found = self._search(board, box_cells, player, cap, 1, None, symtab, limit)
             found += (True,)
         else:
-            found = solve_any(self._search, self._fess, ws.ctr, board, box_cells, player,
-                              cap, limit, symtab, self._stages)
+            self._level = level
+            self._forward_done = False  # the feature-space search's table is not there yet
+            found = solve_any(self._search, self._fess, self._backward, ws.ctr, board,
+                              box_cells, player, cap, limit, symtab, self._stages)
         status, solution, nodes, expanded, proved = found
         if status != SOLVED:
             return SolveResult(status, None, None, None, nodes, expanded, ms_since(start),
@@ -463,11 +470,34 @@ class Solver:
         ``board``: its status, LURD solution or None, and node counts (as :meth:`_search`)."""
         if self._fess_ws is None:
             self._fess_ws = FessWorkspace(self.workspace)
+        self._forward_done = True
         status, nodes, expanded = fess_search(self.workspace, self._fess_ws, board, box_cells,
                                               player, cap, limit, self._tun)
         if status != _s.SOLVED:
             return _status(status, limit), None, nodes, expanded
         return SOLVED, self._solution(board[0], board[5]), nodes, expanded
+
+    def _backward(self, board, box_cells, player, cap, limit):
+        """The backward search (:mod:`levelforge.sokoban.backward`) on a prepared
+        ``board``: its status, LURD solution or None, and node counts (as :meth:`_search`)."""
+        from .backward import backward_search  # only here: a solve that never searches
+        # for any solution does not even import its kernels (nor the farthest-state
+        # search's, whose table and region helpers it shares)
+        walls, goals, width = board[0], board[1], board[5]
+        ws = self.workspace
+        # after the feature-space search, its table: the two searches may meet
+        forward = (ws.table, ws.pool, ws.nplayer, int(ws.ctr[_s.C_TEPOCH])) \
+            if self._forward_done else None
+        status, pushes, nodes, expanded, meet = backward_search(
+            walls, np.flatnonzero(goals).astype(np.int32), box_cells, player, width, cap, limit,
+            zob=ws.zob, forward=forward)
+        if pushes is None:
+            return status, None, nodes, expanded
+        board_ = _Board(self._level)
+        if meet >= 0:  # the forward search's path to the meeting state comes first
+            ws.ctr[_s.C_GOAL] = meet
+            pushes = board_.pushes(self._solution(walls, width)) + pushes
+        return SOLVED, board_.moves(pushes), nodes, expanded
 
     def _solution(self, walls, width, symtab=None):
         """The LURD solution of the solved search in the workspace."""
@@ -525,6 +555,8 @@ def _load_any_kernels():
     solver.solve(Level.from_xsb(_PLAIN), optimal=False)  # the packing stages solve it
     solver._stages = False
     solver.solve(Level.from_xsb(_PLAIN), optimal=False)  # the feature-space search
+    from .backward import warm_up  # (imported here: see Solver._backward)
+    warm_up()  # and the backward search
 
 
 def _load_symmetric_kernels():
