@@ -131,3 +131,37 @@ def test_after_the_feature_space_search_the_two_searches_meet(monkeypatch):
     assert status == "solved" and forward and meet >= 0
     alone = backward_solve(level, 300_000)
     assert alone[0] == "solved" and nodes < alone[2]
+
+
+def test_a_growth_that_would_end_past_the_deadline_is_not_started(monkeypatch):
+    """Growing the arrays cannot be stopped halfway, so the search stops before one
+    that would end past its deadline (the next growth taking about twice the last)."""
+    from levelforge.timing import now_ns
+    clock = [now_ns()]  # the search's clock: real, plus 20 s per growth
+    grows = []
+    real_grow = backward_mod._Arrays.grow
+
+    def slow_grow(self, ctr, zob):
+        grows.append(int(ctr[1]))
+        clock[0] += 20 * 10**9
+        real_grow(self, ctr, zob)
+
+    monkeypatch.setattr(backward_mod, "now_ns", lambda: clock[0])
+    monkeypatch.setattr(backward_mod, "_Arrays", type("A", (backward_mod._Arrays,),
+                                                      {"grow": slow_grow}))
+    monkeypatch.setattr(backward_mod, "_FIRST", 1 << 8)  # growth after a few states
+    limit = backward_mod.Limit(None)
+    limit.deadline = clock[0] + 50 * 10**9  # far off on the real clock
+    status, pushes, nodes, _, _ = backward_mod.backward_search(
+        *backward_board(MICROBAN[152]), 10**6, limit)
+    assert status == "limit" and pushes is None
+    assert len(grows) == 1  # the second would have ended at 20 + 40 > 50 s
+
+
+def backward_board(level):
+    """The arguments of ``backward_search`` before the node cap, for ``level`` (every
+    box and goal in the player's area), the outside walled in."""
+    walls, goals, boxes, player = level.arrays()
+    walls[~backward_mod._region(walls, level.width, player)] = 1
+    return (walls, np.flatnonzero(goals).astype(np.int32),
+            np.flatnonzero(boxes).astype(np.int32), player, level.width)

@@ -15,14 +15,15 @@ import numpy as np
 from ..cancel import Limit
 from ..engine import sokoban_backward as _bk
 from ..engine import sokoban_state as _s
+from ..timing import now_ns
 from .level import Level
 from .optimizer import _Board
 
 WEIGHT = 0
 """Priority of the backward search: greedy on ``h``, the matching to the start cells
-(ties: more pulls first). Measured on the 42 XSokoban levels the forward searches
-leave unsolved in 10 s, 5 s each: greedy solved 5, weights 1, 2, 3 and 5 solved 0, 2,
-2 and 2."""
+(ties: more pulls first). Tried on the 42 XSokoban levels the forward searches left
+unsolved in 10 s, the backward search alone for 5 s each (an ad-hoc run on a loaded
+machine): greedy solved 5, ``g + w h`` with w = 1, 2, 3 and 5 solved 0, 2, 2 and 2."""
 _BUDGET = 256  # expansions of one kernel call (the time limit stops a call within it)
 _FIRST = 1 << 14  # node slots first allocated (doubled as the search grows)
 _STATUS = {_s.SOLVED: "solved", _s.UNSOLVABLE: "exhausted", _s.LIMIT: "limit"}
@@ -152,6 +153,7 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
     start_norm = np.int64(_bk._region_min(a.blk, np.int64(width), np.int64(player), a.stamp,
                                           ctr[_s.C_FILL], a.queue))
     a.blk[box_cells] = 0
+    grow_ns = 0  # how long the last growth took: the next one takes about twice that
     with limit.watch(ctr, _s.C_HALT):
         status = _bk.backward_start(walls, goal_cells, start_norm, np.int64(width), pdist, zob,
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
@@ -161,7 +163,14 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
                 status = _s.HALTED
                 break
             if status == _s.GROW:
+                # growing copies and rehashes every state (seconds at 10M states) and
+                # cannot be stopped: stop before it rather than run past the deadline
+                if limit.deadline is not None and now_ns() + 2 * grow_ns > limit.deadline:
+                    status = _s.HALTED
+                    break
+                t = now_ns()
                 a.grow(ctr, zob)
+                grow_ns = now_ns() - t
             status = _bk.backward_run(_BUDGET, walls, start_norm, np.int64(width), pdist,
                                       alive, zob, ftable, fpool, fplayer, np.int64(ftepoch),
                                       *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,
