@@ -35,8 +35,7 @@ from .sokoban_fess import _lookup as _forward
 from .sokoban_heuristic import matching_cost
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT,
                             C_HEAP, C_NODES, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT, GROW,
-                            HALTED,
-                            LIMIT, MAX_G, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE)
+                            HALTED, LIMIT, MAX_G, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE)
 
 C_SIZE = C_TEPOCH  # the used prefix of ``table`` (doubles as the search grows)
 C_MEET = C_TARGET  # the forward node a bidirectional search met, -1 before
@@ -97,13 +96,14 @@ def _store(wbox, nbox, norm, parent, g, move, h, slot, tag, pool, nplayer, npare
 
 
 @njit(cache=True, _nrt=False)
-def backward_start(walls, goal_cells, start_norm, width, pdist, zob, pool, nplayer, nparent,
-                   ng, nmove, heap, table, ctr, blk, stamp, queue, wbox, cols, hu, hv, hp,
-                   hway, hminv, hused):
+def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent, ng, nmove,
+                   heap, table, ctr, blk, stamp, queue, wbox, cols, hu, hv, hp, hway, hminv,
+                   hused):
     """Store the solved states (boxes on ``goal_cells``, sorted; the player in each
     region of the free cells that touches a box) as the roots. ``ctr[C_BOXES]``,
-    ``[C_CAP]`` and ``[C_WEIGHT]`` are set by the caller; ``start_norm`` is the start
-    region's smallest cell. Returns the status (SOLVED when the start is solved)."""
+    ``[C_CAP]`` and ``[C_WEIGHT]`` are set by the caller (which answers a solved start
+    itself). Returns the
+    status: RUNNING, or UNSOLVABLE when no root is kept."""
     nbox = ctr[C_BOXES]
     ctr[C_NODES] = 0
     ctr[C_HEAP] = 0
@@ -127,19 +127,12 @@ def backward_start(walls, goal_cells, start_norm, width, pdist, zob, pool, nplay
         ctr[C_FILL] += 1
         norm = _region_min(blk, width, np.int64(c), stamp, ctr[C_FILL], queue)
         slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob, wbox, norm)
-        if j >= 0:
-            continue
-        if h == 0 and norm == start_norm:
-            ctr[C_STATUS] = SOLVED
-        if h < UNREACHABLE:
-            j = _store(wbox, nbox, norm, -1, 0, -1, h, slot, tag, pool, nplayer, nparent,
-                       ng, nmove, table, heap, ctr, zob)
-            if ctr[C_STATUS] == SOLVED:
-                ctr[C_GOAL] = j
-                break
+        if j < 0 and h < UNREACHABLE:
+            _store(wbox, nbox, norm, -1, 0, -1, h, slot, tag, pool, nplayer, nparent, ng,
+                   nmove, table, heap, ctr, zob)
     for i in range(nbox):
         blk[goal_cells[i]] = 0
-    if ctr[C_STATUS] == RUNNING and ctr[C_HEAP] == 0:
+    if ctr[C_HEAP] == 0:
         ctr[C_STATUS] = UNSOLVABLE
     return ctr[C_STATUS]
 

@@ -29,20 +29,6 @@ _FIRST = 1 << 14  # node slots first allocated (doubled as the search grows)
 _STATUS = {_s.SOLVED: "solved", _s.UNSOLVABLE: "exhausted", _s.LIMIT: "limit"}
 
 
-def _region(walls, width, player):
-    """Cells the player reaches over the floor (boxes ignored), as a boolean mask."""
-    seen = np.zeros(walls.shape[0], bool)
-    seen[player] = True
-    todo = [player]
-    while todo:
-        c = todo.pop()
-        for nb in (c - width, c - 1, c + 1, c + width):
-            if 0 <= nb < walls.shape[0] and not walls[nb] and not seen[nb]:
-                seen[nb] = True
-                todo.append(nb)
-    return seen
-
-
 class _Arrays:
     """Node arrays, heap and table of one backward search, grown by doubling (``size``
     node slots, a power of two; the table twice that, so at most half full)."""
@@ -102,8 +88,10 @@ def backward_solve(level: Level, max_nodes: int, time_limit: float | None = None
     expanded)`` with a LURD solution when ``status`` is ``solved``, else None. A box
     parked on its goal out of the player's reach is a wall; any other box or goal out
     of reach leaves nothing to search (``exhausted``)."""
+    from .solver import Workspace, _player_area  # (the solver imports this module late)
     walls, goals, boxes, player = level.arrays()
-    inside = _region(walls, level.width, player)
+    ws = Workspace().ensure(walls.shape[0], len(level.boxes), 16)
+    inside = _player_area(walls, level.width, player, ws)
     walls[~inside] = 1  # the outside the player never reaches
     if np.any((boxes == 1) & ~inside != (goals == 1) & ~inside):
         return "exhausted", None, 0, 0  # a box or goal out of reach, not paired
@@ -155,7 +143,7 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
     a.blk[box_cells] = 0
     grow_ns = 0  # how long the last growth took: the next one takes about twice that
     with limit.watch(ctr, _s.C_HALT):
-        status = _bk.backward_start(walls, goal_cells, start_norm, np.int64(width), pdist, zob,
+        status = _bk.backward_start(walls, goal_cells, np.int64(width), pdist, zob,
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
                                     a.cols, *a.hung)
         while status in (_s.RUNNING, _s.GROW):

@@ -105,6 +105,14 @@ def _play(solution, boxes, player, width):
     return player
 
 
+def _half(limit):
+    """``limit`` with its deadline moved to half the time left (itself without one)."""
+    if limit.deadline is None:
+        return limit
+    now = now_ns()
+    return limit.until(now + (limit.deadline - now) // 2)
+
+
 def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit, symtab,
               stages=True):
     """Packing stages, then the whole-level searches (see the module docstring), each
@@ -113,8 +121,8 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
     limit)`` runs one search on the workspace whose counters are ``ctr``
     (:meth:`Solver._search`), ``fess(board, boxes, player, cap, limit)`` the
     feature-space search (:meth:`Solver._fess`) and ``backward`` (the same arguments)
-    the backward search (:meth:`Solver._backward`); returns ``(status, solution, nodes, expanded, optimal)``,
-    ``optimal`` True when the last resort, A*, found the solution. ``unsolvable`` only
+    the backward search (:meth:`Solver._backward`); returns ``(status, solution, nodes,
+    expanded, optimal)``, ``optimal`` True when the last resort, A*, found the solution. ``unsolvable`` only
     comes from a whole-level search, which drops no state a solution needs; a failed
     stage proves nothing. ``stages=False`` skips the packing stages and the short
     backward run: the feature-space search goes first."""
@@ -152,10 +160,7 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
             break
         if run is backward and exhausted:
             continue
-        deadline = limit.deadline
-        now = now_ns()
-        sub = limit if deadline is None or run is backward \
-            else limit.until(now + (deadline - now) // 2)
+        sub = limit if run is backward else _half(limit)
         status, solution, n, e = run(board, box_cells, player, most, sub)
         nodes += n
         expanded += e
@@ -165,13 +170,10 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
         if limit.reason() is not None:
             return limit.reason(), None, nodes, expanded, False
     for weight in (ANY_WEIGHT, 1):
-        now = now_ns()
         if limit.reason() is not None:
             return limit.reason(), None, nodes, expanded, False
         # weighted A* gets half the time left, A* (with symmetries) the rest
-        deadline = limit.deadline
-        sub = limit if deadline is None or weight == 1 \
-            else limit.until(now + (deadline - now) // 2)
+        sub = limit if weight == 1 else _half(limit)
         status, solution, n, e = search(board, box_cells, player, cap, weight,
                                         None if weight == 1 else plan,
                                         symtab if weight == 1 else None, sub)

@@ -321,6 +321,8 @@ class Solver:
         self._pair_board = None  # pairs.pair_database's arguments in push-optimal solves
         self._target = None  # a solution window's target player cell (levelforge.sokoban.optimize)
         self._tun = None  # the board's tunnel cells (tunnel_cells)
+        self._level = None  # the level an any-solution solve runs on (its moves are read on it)
+        self._forward_done = False  # the feature-space search ran: its table is there to meet
 
     def warm_up(self) -> Solver:
         """Compile (or load from the cache) the kernels by solving a tiny level, and
