@@ -11,7 +11,6 @@ from levelforge.sokoban import Level, Solver, collections, replay
 from levelforge.sokoban import backward as backward_mod
 from levelforge.sokoban import packing
 from levelforge.sokoban.backward import backward_solve
-from levelforge.sokoban.solver import Workspace, _player_area
 from test_sokoban_solver import pulled_level, random_level
 
 MICROBAN = collections.load("microban")
@@ -163,7 +162,6 @@ def backward_board(level):
     """The arguments of ``backward_search`` before the node cap, for ``level`` (every
     box and goal in the player's area), the outside walled in."""
     walls, goals, boxes, player = level.arrays()
-    ws = Workspace().ensure(walls.shape[0], len(level.boxes), 16)
-    walls[~_player_area(walls, level.width, player, ws)] = 1
+    walls[~backward_mod.player_area(walls, level.width, player)] = 1
     return (walls, np.flatnonzero(goals).astype(np.int32),
             np.flatnonzero(boxes).astype(np.int32), player, level.width)

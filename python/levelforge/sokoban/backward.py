@@ -15,6 +15,7 @@ import numpy as np
 from ..cancel import Limit
 from ..engine import sokoban_backward as _bk
 from ..engine import sokoban_state as _s
+from ..engine.grid import flood_fill
 from ..timing import now_ns
 from .level import Level
 from .optimizer import _Board
@@ -26,6 +27,18 @@ the XSokoban levels the forward searches leave unsolved (no report: no figure)."
 _BUDGET = 256  # expansions of one kernel call (the time limit stops a call within it)
 _FIRST = 1 << 14  # node slots first allocated (doubled as the search grows)
 _STATUS = {_s.SOLVED: "solved", _s.UNSOLVABLE: "exhausted", _s.LIMIT: "limit"}
+
+
+def player_area(walls, width, player):
+    """The cells the player reaches from ``player`` over the floor, boxes ignored (a
+    boolean mask), as the solver walls in the rest."""
+    n = walls.shape[0]
+    queue = np.zeros(n, np.int32)
+    reached = flood_fill(walls.copy(), np.int64(width), np.int64(player),
+                         np.zeros(n, np.int64), np.int64(1), queue)
+    inside = np.zeros(n, bool)
+    inside[queue[:reached]] = True
+    return inside
 
 
 class _Arrays:
@@ -87,10 +100,8 @@ def backward_solve(level: Level, max_nodes: int, time_limit: float | None = None
     expanded)`` with a LURD solution when ``status`` is ``solved``, else None. A box
     parked on its goal out of the player's reach is a wall; any other box or goal out
     of reach leaves nothing to search (``exhausted``)."""
-    from .solver import Workspace, _player_area  # (the solver imports this module late)
     walls, goals, boxes, player = level.arrays()
-    ws = Workspace().ensure(walls.shape[0], len(level.boxes), 16)
-    inside = _player_area(walls, level.width, player, ws)
+    inside = player_area(walls, level.width, player)
     walls[~inside] = 1  # the outside the player never reaches
     if np.any((boxes == 1) & ~inside != (goals == 1) & ~inside):
         return "exhausted", None, 0, 0  # a box or goal out of reach, not paired
