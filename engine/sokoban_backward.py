@@ -31,6 +31,7 @@ from numba import njit
 from .grid import flood_fill
 from .sokoban import _heap_pop, _heap_push, _key
 from .sokoban_farthest import _lookup, _pull_norm, _region_min, _rehash, _replaced
+from .sokoban_fess import _cell_pop, _meld
 from .sokoban_fess import _lookup as _forward
 from .sokoban_heuristic import matching_cost
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT,
@@ -77,8 +78,70 @@ def _h(wbox, nbox, pdist, cols, hu, hv, hp, hway, hminv, hused):
 
 
 @njit(cache=True, _nrt=False)
+def _regions(blk, floor, width, mark, queue):
+    """How many areas of free floor the boxes (``blk``, walls included) cut the board
+    into; ``mark``: a zeroed work array, left zeroed."""
+    steps = (-width, -1, 1, width)
+    count = 0
+    for t in range(floor.shape[0]):
+        c = floor[t]
+        if blk[c] or mark[c]:
+            continue
+        count += 1
+        mark[c] = 1
+        queue[0] = c
+        head = 0
+        tail = 1
+        while head < tail:
+            y = queue[head]
+            head += 1
+            for s in steps:
+                x = y + s
+                if not blk[x] and not mark[x]:
+                    mark[x] = 1
+                    queue[tail] = x
+                    tail += 1
+    for t in range(floor.shape[0]):
+        mark[floor[t]] = 0
+    return count
+
+
+REGION_CELLS = 8  # connectivity coordinates of the cells: 1..7 areas, 8 or more
+
+
+@njit(cache=True, _nrt=False)
+def _cell(wbox, nbox, startm, blk, floor, width, mark, queue):
+    """The feature cell of a state (boxes ``wbox``, walls and boxes ``blk``): how many
+    of its boxes stand on start cells, and how many areas of free floor the boxes cut
+    the board into (up to ``REGION_CELLS``)."""
+    k = 0
+    for i in range(nbox):
+        k += startm[wbox[i]]
+    return k * REGION_CELLS + min(_regions(blk, floor, width, mark, queue), REGION_CELLS) - 1
+
+
+@njit(cache=True, _nrt=False)
+def _pop(heap, ctr, cells, croot, pkey, pchild, psib):
+    """The next state to expand, -1 when none is open: the heap's least, or with
+    ``cells`` the least of the next cell in turn that has open states (``croot[-1]``:
+    the turn)."""
+    if ctr[C_HEAP] == 0:
+        return -1
+    if not cells:
+        return np.int64(_heap_pop(heap, ctr) & np.int64(0xFFFFFFFF))
+    ctr[C_HEAP] -= 1
+    ncell = croot.shape[0] - 1
+    for t in range(ncell):
+        c = (croot[ncell] + t) % ncell
+        if croot[c] >= 0:
+            croot[ncell] = (c + 1) % ncell
+            return np.int64(_cell_pop(c, croot, pkey, pchild, psib))
+    return -1
+
+
+@njit(cache=True, _nrt=False)
 def _store(wbox, nbox, norm, parent, g, move, h, slot, tag, pool, nplayer, nparent, ng,
-           nmove, table, heap, ctr, zob):
+           nmove, table, heap, ctr, zob, cells, cell, croot, pkey, pchild, psib):
     j = ctr[C_NODES]
     ctr[C_NODES] = j + 1
     for q in range(nbox):
@@ -91,14 +154,21 @@ def _store(wbox, nbox, norm, parent, g, move, h, slot, tag, pool, nplayer, npare
     if 2 * (j + 1) > ctr[C_SIZE] and 2 * ctr[C_SIZE] <= table.shape[0]:
         ctr[C_SIZE] *= 2
         _rehash(pool, nplayer, nbox, table, ctr[C_SIZE], zob, j + 1)
-    _heap_push(heap, ctr, _key(g, h, ctr[C_WEIGHT], j))
+    if not cells:
+        _heap_push(heap, ctr, _key(g, h, ctr[C_WEIGHT], j))
+        return j
+    pkey[j] = (np.int64(min(h, 0xFFFF)) << 47) | (np.int64(MAX_G - g) << 32) | j
+    pchild[j] = -1
+    psib[j] = -1
+    croot[cell] = j if croot[cell] < 0 else _meld(croot[cell], j, pkey, pchild, psib)
+    ctr[C_HEAP] += 1
     return j
 
 
 @njit(cache=True, _nrt=False)
 def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent, ng, nmove,
                    heap, table, ctr, blk, stamp, queue, wbox, cols, hu, hv, hp, hway, hminv,
-                   hused):
+                   hused, cells, startm, croot, pkey, pchild, psib, floor, mark):
     """Store the solved states (boxes on ``goal_cells``, sorted; the player in each
     region of the free cells that touches a box) as the roots. ``ctr[C_BOXES]``,
     ``[C_CAP]`` and ``[C_WEIGHT]`` are set by the caller (which answers a solved start
@@ -115,6 +185,9 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
     ctr[C_SIZE] = size
     for i in range(size):
         table[i] = 0
+    for i in range(croot.shape[0]):
+        croot[i] = -1
+    croot[croot.shape[0] - 1] = 0
     for i in range(nbox):
         wbox[i] = goal_cells[i]
         blk[goal_cells[i]] = 1
@@ -129,7 +202,9 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
         slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob, wbox, norm)
         if j < 0 and h < UNREACHABLE:
             _store(wbox, nbox, norm, -1, 0, -1, h, slot, tag, pool, nplayer, nparent, ng,
-                   nmove, table, heap, ctr, zob)
+                   nmove, table, heap, ctr, zob, cells,
+                   _cell(wbox, nbox, startm, blk, floor, width, mark, queue) if cells else 0,
+                   croot, pkey, pchild, psib)
     for i in range(nbox):
         blk[goal_cells[i]] = 0
     if ctr[C_HEAP] == 0:
@@ -140,7 +215,8 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
 @njit(cache=True, _nrt=False, nogil=True)
 def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fpool,
                  fplayer, ftepoch, pool, nplayer, nparent, ng, nmove, heap, table, ctr, blk,
-                 stamp, queue, stamp2, queue2, wbox, cols, hu, hv, hp, hway, hminv, hused):
+                 stamp, queue, stamp2, queue2, wbox, cols, hu, hv, hp, hway, hminv, hused,
+                 cells, startm, croot, pkey, pchild, psib, floor, mark):
     """Expand at most ``budget`` states (see the module docstring; ``alive[c]`` is 1
     where a box can still be pulled to a start cell). Returns the status: RUNNING,
     SOLVED (``ctr[C_GOAL]`` is the start's node, or a state the forward search met:
@@ -164,10 +240,10 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
         if ctr[C_NODES] + room > nplayer.shape[0] or ctr[C_HEAP] + room > heap.shape[0] \
                 or 2 * (ctr[C_NODES] + room) > table.shape[0]:
             return GROW
-        if ctr[C_HEAP] == 0:
+        u = _pop(heap, ctr, cells, croot, pkey, pchild, psib)
+        if u < 0:
             ctr[C_STATUS] = UNSOLVABLE
             return UNSOLVABLE
-        u = np.int64(_heap_pop(heap, ctr) & np.int64(0xFFFFFFFF))
         done += 1
         ctr[C_EXPANDED] += 1
         base = u * nbox
@@ -194,6 +270,7 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                 ctr[C_FILL2] += 1
                 norm = _pull_norm(blk, width, b, p, q, np.int64(nplayer[u]), stamp, epoch,
                                   stamp2, ctr[C_FILL2], queue2)
+                cell = _cell(wbox, nbox, startm, blk, floor, width, mark, queue2) if cells else 0
                 blk[p] = 0
                 blk[b] = 1
                 slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob,
@@ -213,7 +290,8 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                         ctr[C_MEET] = f
                         ctr[C_GOAL] = _store(wbox, nbox, norm, u, g1, 4 * b + d, 0, slot,
                                              tag, pool, nplayer, nparent, ng, nmove, table,
-                                             heap, ctr, zob)
+                                             heap, ctr, zob, cells, 0, croot, pkey,
+                                             pchild, psib)
                         ctr[C_STATUS] = SOLVED
                         break
                 h = _h(wbox, nbox, pdist, cols, hu, hv, hp, hway, hminv, hused)
@@ -222,7 +300,8 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                 if h == 0 and norm != start_norm:
                     h = 1  # the boxes are home, the player is not
                 j = _store(wbox, nbox, norm, u, g1, 4 * b + d, h, slot, tag, pool, nplayer,
-                           nparent, ng, nmove, table, heap, ctr, zob)
+                           nparent, ng, nmove, table, heap, ctr, zob, cells, cell, croot,
+                           pkey, pchild, psib)
                 if h == 0:
                     ctr[C_GOAL] = j
                     ctr[C_STATUS] = SOLVED

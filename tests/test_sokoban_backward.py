@@ -50,14 +50,15 @@ def test_pull_distances_match_plain_breadth_first_search(case):
             assert pdist[t, c] == (UNREACHABLE if want is None else want)
 
 
+@pytest.mark.parametrize("cells", [False, True])
 @pytest.mark.parametrize("case", range(120))
-def test_backward_search_finds_a_solution_exactly_when_one_exists(case):
+def test_backward_search_finds_a_solution_exactly_when_one_exists(case, cells):
     rng = np.random.default_rng(23000 + case)
     level = random_level(rng, max_side=7, max_boxes=3) if case % 2 \
         else pulled_level(rng, max_side=7, max_boxes=3)
     if level is None or level.is_solved:
         return
-    status, solution, nodes, _ = backward_solve(level, 500_000)
+    status, solution, nodes, _ = backward_solve(level, 500_000, cells=cells)
     exact = naive.bfs_pushes(level)
     if exact is None:
         assert status == "exhausted" and solution is None  # never a false solution
@@ -72,6 +73,45 @@ def test_backward_solutions_replay_on_microban(k):
     # measured: all of Microban but level 153 within 300,000 states (144: 4,186)
     status, solution, nodes, _ = backward_solve(MICROBAN[k], 300_000)
     assert status == "solved" and replay(MICROBAN[k], solution).is_solved
+
+
+@pytest.mark.parametrize("k", [0, 40, 80, 120, 142])
+def test_the_search_over_feature_cells_replays_on_microban(k):
+    # measured: level 143 in 43,361 states; level 144, which the greedy order solves in
+    # 4,186, is past 3,000,000 this way (the two orders solve different levels)
+    status, solution, nodes, _ = backward_solve(MICROBAN[k], 300_000, cells=True)
+    assert status == "solved" and replay(MICROBAN[k], solution).is_solved
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_regions_count_the_areas_of_free_floor(case):
+    """The feature cells' connectivity coordinate against a plain flood fill."""
+    rng = np.random.default_rng(51000 + case)
+    level = random_level(rng, max_side=9, max_boxes=6)
+    if level is None:
+        return
+    walls = level.arrays()[0]
+    w, n = level.width, walls.shape[0]
+    floor = [c for c in range(n) if not walls[c]]
+    blk = walls.copy()
+    blk[rng.choice(floor, size=min(len(floor) - 1, int(rng.integers(0, 12))), replace=False)] = 1
+    seen, areas = set(), 0
+    for c in floor:
+        if blk[c] or c in seen:
+            continue
+        areas += 1
+        todo = [c]
+        seen.add(c)
+        while todo:
+            y = todo.pop()
+            for x in (y - w, y - 1, y + 1, y + w):
+                if not blk[x] and x not in seen:
+                    seen.add(x)
+                    todo.append(x)
+    mark = np.zeros(n, np.uint8)
+    got = _bk._regions(blk, np.array(floor, np.int32), np.int64(w), mark,
+                       np.zeros(n, np.int32))
+    assert got == areas and not mark.any()
 
 
 def test_node_cap_and_time_limit_say_limit():
@@ -91,9 +131,9 @@ def test_the_portfolio_falls_back_on_the_backward_search(monkeypatch):
     solver = Solver()
     real = solver._backward
 
-    def backward(*args):
+    def backward(*args, **kw):
         calls.append(args[3])  # the node cap of each run
-        return real(*args)
+        return real(*args, **kw)
 
     monkeypatch.setattr(solver, "_fess", lambda *a: ("limit", None, 0, 0))
     monkeypatch.setattr(solver, "_backward", backward)
@@ -107,6 +147,26 @@ def test_the_portfolio_falls_back_on_the_backward_search(monkeypatch):
     solver._stages = False  # the feature-space search first: no short backward run
     r = solver.solve(level, optimal=False, max_nodes=200_000)
     assert r.solved and calls == [200_000]
+
+
+def test_after_the_greedy_backward_search_comes_the_one_over_feature_cells(monkeypatch):
+    """With the forward searches and the greedy backward search made to fail, the
+    answer is the search over feature cells', and it replays."""
+    calls = []
+    solver = Solver()
+    real = solver._backward
+
+    def backward(*args, cells=False):
+        calls.append(cells)
+        return real(*args, cells=True) if cells else ("limit", None, 0, 0)
+
+    monkeypatch.setattr(solver, "_fess", lambda *a: ("limit", None, 0, 0))
+    monkeypatch.setattr(solver, "_backward", backward)
+    monkeypatch.setattr(packing, "STAGE_NODES", 10)
+    level = MICROBAN[142]
+    r = solver.solve(level, optimal=False, max_nodes=200_000)
+    assert r.solved and not r.optimal and replay(level, r.solution).is_solved
+    assert calls == [False, False, True]  # the probe, the greedy run, the cells
 
 
 def test_after_the_feature_space_search_the_two_searches_meet(monkeypatch):

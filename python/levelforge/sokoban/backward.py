@@ -45,14 +45,22 @@ class _Arrays:
     """Node arrays, heap and table of one backward search, grown by doubling (``size``
     node slots, a power of two; the table twice that, so at most half full)."""
 
-    def __init__(self, nbox, cells, size):
+    def __init__(self, nbox, cells, size, feature_cells=False):
         self.nbox = nbox
+        self.feature_cells = feature_cells
         self.pool = np.zeros(size * nbox, np.int16)
         self.nplayer = np.zeros(size, np.int32)
         self.nparent = np.zeros(size, np.int32)
         self.ng = np.zeros(size, np.int32)
         self.nmove = np.zeros(size, np.int32)
         self.heap = np.zeros(size, np.int64)
+        links = size if feature_cells else 0  # the cells' pairing heaps, node by node
+        self.pkey = np.zeros(links, np.int64)
+        self.pchild = np.zeros(links, np.int32)
+        self.psib = np.zeros(links, np.int32)
+        self.croot = np.zeros(_bk.REGION_CELLS * (nbox + 1) + 1, np.int32)
+        self.mark = np.zeros(cells, np.uint8)
+        self.startm = np.zeros(cells, np.uint8)
         self.table = np.zeros(2 * size, np.int64)
         self.blk = np.zeros(cells, np.uint8)
         self.stamp = np.zeros(cells, np.int64)
@@ -66,7 +74,8 @@ class _Arrays:
     def grow(self, ctr, zob):
         """Double the node arrays, the heap and the table, keeping the search."""
         size = 2 * self.nplayer.shape[0]
-        for name in ("nplayer", "nparent", "ng", "nmove", "heap"):
+        links = ("pkey", "pchild", "psib") if self.feature_cells else ()
+        for name in ("nplayer", "nparent", "ng", "nmove", "heap", *links):
             old = getattr(self, name)
             new = np.zeros(size, old.dtype)
             new[:old.shape[0]] = old
@@ -78,6 +87,10 @@ class _Arrays:
         _bk._rehash(self.pool, self.nplayer, self.nbox, self.table, int(ctr[_bk.C_SIZE]), zob,
                     int(ctr[_s.C_NODES]))
 
+    def cells(self):
+        """The feature cells' arguments of the kernels."""
+        return (np.int64(self.feature_cells), self.startm, self.croot, self.pkey, self.pchild, self.psib)
+
     def nodes(self):
         return (self.pool, self.nplayer, self.nparent, self.ng, self.nmove, self.heap,
                 self.table)
@@ -86,15 +99,16 @@ class _Arrays:
 def warm_up() -> None:
     """Compile (or load from Numba's cache) the backward search's kernels, the table's
     growth included, so that no time-limited solve pays for them."""
-    backward_solve(Level.from_xsb("#####\n#@$.#\n#  ##\n#####"), 1000)
-    a = _Arrays(1, 20, 4)
-    ctr = np.zeros(_s.N_COUNTERS, np.int64)
-    ctr[_bk.C_SIZE] = 4
-    a.grow(ctr, np.zeros((2, 20), np.uint64))
+    for cells in (False, True):
+        backward_solve(Level.from_xsb("#####\n#@$.#\n#  ##\n#####"), 1000, cells=cells)
+        a = _Arrays(1, 20, 4, cells)
+        ctr = np.zeros(_s.N_COUNTERS, np.int64)
+        ctr[_bk.C_SIZE] = 4
+        a.grow(ctr, np.zeros((2, 20), np.uint64))
 
 
 def backward_solve(level: Level, max_nodes: int, time_limit: float | None = None,
-                   weight: int = WEIGHT) -> tuple:
+                   weight: int = WEIGHT, cells: bool = False) -> tuple:
     """Search ``level`` backwards with at most ``max_nodes`` stored states for at most
     ``time_limit`` seconds (see :func:`backward_search`): ``(status, solution, nodes,
     expanded)`` with a LURD solution when ``status`` is ``solved``, else None. A box
@@ -108,7 +122,7 @@ def backward_solve(level: Level, max_nodes: int, time_limit: float | None = None
     status, pushes, nodes, expanded, _ = backward_search(
         walls, np.flatnonzero(goals & inside).astype(np.int32),
         np.flatnonzero(boxes & inside).astype(np.int32), player, level.width, max_nodes,
-        Limit(time_limit), weight)
+        Limit(time_limit), weight, cells=cells)
     solution = None if pushes is None else _Board(level).moves(pushes)
     return status, solution, nodes, expanded
 
@@ -117,7 +131,7 @@ _NO_FORWARD = (np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int3
 
 
 def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limit,
-                    weight=WEIGHT, zob=None, forward=None):
+                    weight=WEIGHT, zob=None, forward=None, cells=False):
     """The backward search (:mod:`levelforge.engine.sokoban_backward`) on a prepared
     board (``walls`` closed around the player's area, the goal and box cells inside it,
     int32), with at most ``max_nodes`` stored states until ``limit`` (a
@@ -132,11 +146,18 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
     them, its states keyed with ``zob`` (the workspace's Zobrist keys; random ones
     for None). The search then also stops at a state the forward search stored, and
     the pushes are those from that state; its forward node is returned as a fifth
-    value (-1 without a meeting)."""
+    value (-1 without a meeting).
+
+    ``cells``: instead of greedy on ``h``, expand the *feature cells* in turn (as the
+    feature-space search does forward), the state of least ``h`` in each: a state's
+    cell is how many of its boxes stand on start cells and how many areas of free
+    floor its boxes cut the board into. The greedy order runs into a basin near the
+    start (most boxes home, the last ones walled out); the cells keep every degree of
+    progress and connectivity expanding."""
     nbox, n = box_cells.shape[0], walls.shape[0]
     if nbox == 0 or np.array_equal(box_cells, goal_cells):
         return "solved", [], 0, 0, -1
-    a = _Arrays(nbox, n, min(_FIRST, 1 << (max_nodes + 4 * nbox - 1).bit_length()))
+    a = _Arrays(nbox, n, min(_FIRST, 1 << (max_nodes + 4 * nbox - 1).bit_length()), cells)
     pdist = np.zeros((nbox, n), np.int32)
     _bk.pull_distances(walls, box_cells, np.int64(width), pdist, a.queue)
     alive = (pdist.min(axis=0) < _s.UNREACHABLE).astype(np.uint8)
@@ -145,6 +166,8 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
     ftable, fpool, fplayer, ftepoch = _NO_FORWARD if forward is None else forward
     ctr = np.zeros(_s.N_COUNTERS, np.int64)
     ctr[_s.C_BOXES], ctr[_s.C_CAP], ctr[_s.C_WEIGHT] = nbox, max_nodes, weight
+    a.startm[box_cells] = 1
+    floor = np.flatnonzero(walls == 0).astype(np.int32)
     a.blk[:] = walls
     a.blk[box_cells] = 1
     ctr[_s.C_FILL] += 1
@@ -155,7 +178,7 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
     with limit.watch(ctr, _s.C_HALT):
         status = _bk.backward_start(walls, goal_cells, np.int64(width), pdist, zob,
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
-                                    a.cols, *a.hung)
+                                    a.cols, *a.hung, *a.cells(), floor, a.mark)
         while status in (_s.RUNNING, _s.GROW):
             if limit.reason() is not None:
                 status = _s.HALTED
@@ -172,7 +195,8 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
             status = _bk.backward_run(_BUDGET, walls, start_norm, np.int64(width), pdist,
                                       alive, zob, ftable, fpool, fplayer, np.int64(ftepoch),
                                       *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,
-                                      a.queue2, a.wbox, a.cols, *a.hung)
+                                      a.queue2, a.wbox, a.cols, *a.hung, *a.cells(),
+                                      floor, a.mark)
     nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
     if status == _s.HALTED:
         return limit.reason() or "limit", None, nodes, expanded, -1
