@@ -149,26 +149,6 @@ def test_the_portfolio_falls_back_on_the_backward_search(monkeypatch):
     assert r.solved and calls == [200_000]
 
 
-def test_after_the_greedy_backward_search_comes_the_one_over_feature_cells(monkeypatch):
-    """With the forward searches and the greedy backward search made to fail, the
-    answer is the search over feature cells', and it replays."""
-    calls = []
-    solver = Solver()
-    real = solver._backward
-
-    def backward(*args, cells=False):
-        calls.append(cells)
-        return real(*args, cells=True) if cells else ("limit", None, 0, 0)
-
-    monkeypatch.setattr(solver, "_fess", lambda *a: ("limit", None, 0, 0))
-    monkeypatch.setattr(solver, "_backward", backward)
-    monkeypatch.setattr(packing, "STAGE_NODES", 10)
-    level = MICROBAN[142]
-    r = solver.solve(level, optimal=False, max_nodes=200_000)
-    assert r.solved and not r.optimal and replay(level, r.solution).is_solved
-    assert calls == [False, False, True]  # the probe, the greedy run, the cells
-
-
 def test_after_the_feature_space_search_the_two_searches_meet(monkeypatch):
     """Microban 146 with 2,000 states a search: the feature-space search stops at its
     cap, the backward search then meets one of its states far sooner than it reaches

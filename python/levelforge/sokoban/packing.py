@@ -16,12 +16,10 @@ work, soon given up where a stage jams.
 
 When a stage fails, a short backward search over pulls (:data:`BACKWARD_FIRST` states)
 tries the level, then the feature-space search takes it from the start for half the
-time left (or ``max_nodes`` states), then the greedy backward search for half the rest
-and the backward search over feature cells for the rest (each up to ``max_nodes``
-states): played backwards, the boxes leave the goal rooms instead of packing them, so
-it solves levels whose goal rooms stall the forward searches; the two backward orders
-solve different levels. Only if they all stop at their node caps or a backward search
-runs out of states (not at the
+time left (or ``max_nodes`` states), then the backward search for the rest (or
+``max_nodes`` states): played backwards, the boxes leave the goal rooms instead of
+packing them, so it solves levels whose goal rooms stall the forward searches. Only if
+both stop at their node caps or the backward search runs out of states (not at the
 time limit or a cancel) does weighted A* on ``g + ANY_WEIGHT * (h + a penalty per goal
 not packed in plan order)`` get half the time left, then the push-optimal A* the rest
 (a solution it finds is marked optimal).
@@ -122,9 +120,8 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
     ``limit`` or ``cancelled``). ``search(board, boxes, player, cap, weight, plan, symtab,
     limit)`` runs one search on the workspace whose counters are ``ctr``
     (:meth:`Solver._search`), ``fess(board, boxes, player, cap, limit)`` the
-    feature-space search (:meth:`Solver._fess`) and ``backward`` (the same arguments,
-    and ``cells=True`` for the search over feature cells) the backward search
-    (:meth:`Solver._backward`); returns ``(status, solution, nodes,
+    feature-space search (:meth:`Solver._fess`) and ``backward`` (the same arguments)
+    the backward search (:meth:`Solver._backward`); returns ``(status, solution, nodes,
     expanded, optimal)``, ``optimal`` True when the last resort, A*, found the solution. ``unsolvable`` only
     comes from a whole-level search, which drops no state a solution needs; a failed
     stage proves nothing. ``stages=False`` skips the packing stages and the short
@@ -154,21 +151,17 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
     ctr[_s.C_STAGE] = 0
     if stages and status == "solved":  # every stage: every goal holds a box
         return "solved", "".join(moves), nodes, expanded, False
-    # a short backward probe, then the feature-space search for half the time left, the
-    # greedy backward search for half the rest and the backward search over feature
-    # cells for the rest (no backward search again once one has run out of states)
+    # a short backward probe, then the feature-space search for half the time left and
+    # the backward search for the rest (not again once it has run out of states)
     exhausted = False
-    first = ((backward, min(cap, BACKWARD_FIRST), False, False),) if stages else ()
-    runs = (*first, (fess, cap, True, False), (backward, cap, True, False),
-            (backward, cap, False, True))
-    for run, most, halve, cells in runs:
+    first = ((backward, min(cap, BACKWARD_FIRST)),) if stages else ()
+    for run, most in (*first, (fess, cap), (backward, cap)):
         if limit.reason() is not None:
             break
         if run is backward and exhausted:
             continue
-        sub = _half(limit) if halve else limit
-        args = (board, box_cells, player, most, sub)
-        status, solution, n, e = run(*args, cells=True) if cells else run(*args)
+        sub = limit if run is backward else _half(limit)
+        status, solution, n, e = run(board, box_cells, player, most, sub)
         nodes += n
         expanded += e
         exhausted = exhausted or status == "exhausted"

@@ -479,10 +479,9 @@ class Solver:
             return _status(status, limit), None, nodes, expanded
         return SOLVED, self._solution(board[0], board[5]), nodes, expanded
 
-    def _backward(self, board, box_cells, player, cap, limit, cells=False):
+    def _backward(self, board, box_cells, player, cap, limit):
         """The backward search (:mod:`levelforge.sokoban.backward`) on a prepared
-        ``board``, greedy or over feature cells (``cells``): its status, LURD solution
-        or None, and node counts (as :meth:`_search`)."""
+        ``board``: its status, LURD solution or None, and node counts (as :meth:`_search`)."""
         from .backward import backward_search  # only here: a solve that never searches
         # for any solution does not even import its kernels (nor the farthest-state
         # search's, whose table and region helpers it shares)
@@ -493,7 +492,7 @@ class Solver:
             if self._forward_done else None
         status, pushes, nodes, expanded, meet = backward_search(
             walls, np.flatnonzero(goals).astype(np.int32), box_cells, player, width, cap, limit,
-            zob=ws.zob, forward=forward, cells=cells)
+            zob=ws.zob, forward=forward)
         if pushes is None:
             return status, None, nodes, expanded
         board_ = _Board(self._level)
