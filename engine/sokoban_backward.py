@@ -31,8 +31,9 @@ from numba import njit
 from .grid import flood_fill
 from .sokoban import _heap_pop, _heap_push, _key
 from .sokoban_farthest import _lookup, _pull_norm, _region_min, _rehash, _replaced
-from .sokoban_fess import _cell_pop, _meld
+from .sokoban_fess import _cell_insert, _cell_pop
 from .sokoban_fess import _lookup as _forward
+from .sokoban_fess_features import regions_reach
 from .sokoban_heuristic import matching_cost
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT,
                             C_HEAP, C_NODES, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT, GROW,
@@ -77,47 +78,20 @@ def _h(wbox, nbox, pdist, cols, hu, hv, hp, hway, hminv, hused):
     return matching_cost(cols, nbox, pdist, hu, hv, hp, hway, hminv, hused)
 
 
-@njit(cache=True, _nrt=False)
-def _regions(blk, floor, width, mark, queue):
-    """How many areas of free floor the boxes (``blk``, walls included) cut the board
-    into; ``mark``: a zeroed work array, left zeroed."""
-    steps = (-width, -1, 1, width)
-    count = 0
-    for t in range(floor.shape[0]):
-        c = floor[t]
-        if blk[c] or mark[c]:
-            continue
-        count += 1
-        mark[c] = 1
-        queue[0] = c
-        head = 0
-        tail = 1
-        while head < tail:
-            y = queue[head]
-            head += 1
-            for s in steps:
-                x = y + s
-                if not blk[x] and not mark[x]:
-                    mark[x] = 1
-                    queue[tail] = x
-                    tail += 1
-    for t in range(floor.shape[0]):
-        mark[floor[t]] = 0
-    return count
-
-
 REGION_CELLS = 8  # connectivity coordinates of the cells: 1..7 areas, 8 or more
 
 
 @njit(cache=True, _nrt=False)
-def _cell(wbox, nbox, startm, blk, floor, width, mark, queue):
-    """The feature cell of a state (boxes ``wbox``, walls and boxes ``blk``): how many
-    of its boxes stand on start cells, and how many areas of free floor the boxes cut
-    the board into (up to ``REGION_CELLS``)."""
+def _cell(wbox, nbox, startm, blk, floor, width, player, stamp, epoch, queue):
+    """The feature cell of a state (boxes ``wbox``, walls and boxes ``blk``, the player
+    on ``player``): how many of its boxes stand on start cells, and how many areas of
+    free floor the boxes cut the board into (up to ``REGION_CELLS``; counted with the
+    fresh ``epoch`` of ``stamp``)."""
     k = 0
     for i in range(nbox):
         k += startm[wbox[i]]
-    return k * REGION_CELLS + min(_regions(blk, floor, width, mark, queue), REGION_CELLS) - 1
+    areas = regions_reach(blk, floor, width, player, stamp, epoch, queue)[0]
+    return k * REGION_CELLS + min(areas, REGION_CELLS) - 1
 
 
 @njit(cache=True, _nrt=False)
@@ -157,10 +131,7 @@ def _store(wbox, nbox, norm, parent, g, move, h, slot, tag, pool, nplayer, npare
     if not cells:
         _heap_push(heap, ctr, _key(g, h, ctr[C_WEIGHT], j))
         return j
-    pkey[j] = (np.int64(min(h, 0xFFFF)) << 47) | (np.int64(MAX_G - g) << 32) | j
-    pchild[j] = -1
-    psib[j] = -1
-    croot[cell] = j if croot[cell] < 0 else _meld(croot[cell], j, pkey, pchild, psib)
+    _cell_insert(j, _key(g, h, 0, j), cell, croot, pkey, pchild, psib)  # greedy in a cell
     ctr[C_HEAP] += 1
     return j
 
@@ -168,7 +139,7 @@ def _store(wbox, nbox, norm, parent, g, move, h, slot, tag, pool, nplayer, npare
 @njit(cache=True, _nrt=False)
 def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent, ng, nmove,
                    heap, table, ctr, blk, stamp, queue, wbox, cols, hu, hv, hp, hway, hminv,
-                   hused, cells, startm, croot, pkey, pchild, psib, floor, mark):
+                   hused, cells, startm, croot, pkey, pchild, psib, floor):
     """Store the solved states (boxes on ``goal_cells``, sorted; the player in each
     region of the free cells that touches a box) as the roots. ``ctr[C_BOXES]``,
     ``[C_CAP]`` and ``[C_WEIGHT]`` are set by the caller (which answers a solved start
@@ -192,6 +163,11 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
         wbox[i] = goal_cells[i]
         blk[goal_cells[i]] = 1
     h = _h(wbox, nbox, pdist, cols, hu, hv, hp, hway, hminv, hused)
+    cell = 0  # the roots' cell: the same boxes, so the same areas
+    if cells:
+        ctr[C_FILL] += 1
+        cell = _cell(wbox, nbox, startm, blk, floor, width, np.int64(goal_cells[0]), stamp,
+                     ctr[C_FILL], queue)
     for c in range(walls.shape[0]):
         if walls[c] or blk[c]:
             continue
@@ -202,9 +178,7 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
         slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob, wbox, norm)
         if j < 0 and h < UNREACHABLE:
             _store(wbox, nbox, norm, -1, 0, -1, h, slot, tag, pool, nplayer, nparent, ng,
-                   nmove, table, heap, ctr, zob, cells,
-                   _cell(wbox, nbox, startm, blk, floor, width, mark, queue) if cells else 0,
-                   croot, pkey, pchild, psib)
+                   nmove, table, heap, ctr, zob, cells, cell, croot, pkey, pchild, psib)
     for i in range(nbox):
         blk[goal_cells[i]] = 0
     if ctr[C_HEAP] == 0:
@@ -216,7 +190,7 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
 def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fpool,
                  fplayer, ftepoch, pool, nplayer, nparent, ng, nmove, heap, table, ctr, blk,
                  stamp, queue, stamp2, queue2, wbox, cols, hu, hv, hp, hway, hminv, hused,
-                 cells, startm, croot, pkey, pchild, psib, floor, mark):
+                 cells, startm, croot, pkey, pchild, psib, floor):
     """Expand at most ``budget`` states (see the module docstring; ``alive[c]`` is 1
     where a box can still be pulled to a start cell). Returns the status: RUNNING,
     SOLVED (``ctr[C_GOAL]`` is the start's node, or a state the forward search met:
@@ -270,7 +244,11 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                 ctr[C_FILL2] += 1
                 norm = _pull_norm(blk, width, b, p, q, np.int64(nplayer[u]), stamp, epoch,
                                   stamp2, ctr[C_FILL2], queue2)
-                cell = _cell(wbox, nbox, startm, blk, floor, width, mark, queue2) if cells else 0
+                cell = 0
+                if cells:
+                    ctr[C_FILL2] += 1
+                    cell = _cell(wbox, nbox, startm, blk, floor, width, q, stamp2,
+                                 ctr[C_FILL2], queue2)
                 blk[p] = 0
                 blk[b] = 1
                 slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob,

@@ -206,6 +206,15 @@ def _cell_pop(cell, croot, pkey, pchild, psib):
 
 
 @njit(cache=True, _nrt=False)
+def _cell_insert(j, key, cell, croot, pkey, pchild, psib):
+    """Put node ``j`` with heap key ``key`` into the pairing heap of ``cell``."""
+    pkey[j] = key
+    pchild[j] = -1
+    psib[j] = -1
+    croot[cell] = j if croot[cell] < 0 else _meld(croot[cell], j, pkey, pchild, psib)
+
+
+@njit(cache=True, _nrt=False)
 def _cell_push(j, feat, w, h, ckey, cidx, croot, pkey, pchild, psib, fctr):
     """Put node ``j`` (weight ``w``, matching cost ``h``) into the cell of feature key
     ``feat`` (created when new). Returns False when the cell table is full."""
@@ -229,10 +238,8 @@ def _cell_push(j, feat, w, h, ckey, cidx, croot, pkey, pchild, psib, fctr):
         w = 0xFFFF
     if h > 0xFFFF:
         h = 0xFFFF
-    pkey[j] = (np.int64(w) << _KEY_W) | (np.int64(h) << _KEY_H) | np.int64(j)
-    pchild[j] = -1
-    psib[j] = -1
-    croot[cell] = j if croot[cell] < 0 else _meld(croot[cell], j, pkey, pchild, psib)
+    _cell_insert(j, (np.int64(w) << _KEY_W) | (np.int64(h) << _KEY_H) | np.int64(j), cell,
+                 croot, pkey, pchild, psib)
     fctr[F_OPEN] += 1
     return True
 

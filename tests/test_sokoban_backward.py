@@ -6,6 +6,7 @@ import naive_sokoban as naive
 import numpy as np
 import pytest
 from levelforge.engine import sokoban_backward as _bk
+from levelforge.engine.sokoban_fess_features import regions_reach
 from levelforge.engine.sokoban_state import UNREACHABLE
 from levelforge.sokoban import Level, Solver, collections, replay
 from levelforge.sokoban import backward as backward_mod
@@ -108,10 +109,9 @@ def test_regions_count_the_areas_of_free_floor(case):
                 if not blk[x] and x not in seen:
                     seen.add(x)
                     todo.append(x)
-    mark = np.zeros(n, np.uint8)
-    got = _bk._regions(blk, np.array(floor, np.int32), np.int64(w), mark,
-                       np.zeros(n, np.int32))
-    assert got == areas and not mark.any()
+    got, _ = regions_reach(blk, np.array(floor, np.int32), np.int64(w), np.int64(floor[0]),
+                           np.zeros(n, np.int64), np.int64(1), np.zeros(n, np.int32))
+    assert got == areas
 
 
 def test_node_cap_and_time_limit_say_limit():
@@ -131,9 +131,9 @@ def test_the_portfolio_falls_back_on_the_backward_search(monkeypatch):
     solver = Solver()
     real = solver._backward
 
-    def backward(*args, **kw):
+    def backward(*args):
         calls.append(args[3])  # the node cap of each run
-        return real(*args, **kw)
+        return real(*args)
 
     monkeypatch.setattr(solver, "_fess", lambda *a: ("limit", None, 0, 0))
     monkeypatch.setattr(solver, "_backward", backward)

@@ -59,7 +59,6 @@ class _Arrays:
         self.pchild = np.zeros(links, np.int32)
         self.psib = np.zeros(links, np.int32)
         self.croot = np.zeros(_bk.REGION_CELLS * (nbox + 1) + 1, np.int32)
-        self.mark = np.zeros(cells, np.uint8)
         self.startm = np.zeros(cells, np.uint8)
         self.table = np.zeros(2 * size, np.int64)
         self.blk = np.zeros(cells, np.uint8)
@@ -178,7 +177,7 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
     with limit.watch(ctr, _s.C_HALT):
         status = _bk.backward_start(walls, goal_cells, np.int64(width), pdist, zob,
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
-                                    a.cols, *a.hung, *a.cells(), floor, a.mark)
+                                    a.cols, *a.hung, *a.cells(), floor)
         while status in (_s.RUNNING, _s.GROW):
             if limit.reason() is not None:
                 status = _s.HALTED
@@ -195,8 +194,7 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
             status = _bk.backward_run(_BUDGET, walls, start_norm, np.int64(width), pdist,
                                       alive, zob, ftable, fpool, fplayer, np.int64(ftepoch),
                                       *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,
-                                      a.queue2, a.wbox, a.cols, *a.hung, *a.cells(),
-                                      floor, a.mark)
+                                      a.queue2, a.wbox, a.cols, *a.hung, *a.cells(), floor)
     nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
     if status == _s.HALTED:
         return limit.reason() or "limit", None, nodes, expanded, -1
