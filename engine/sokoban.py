@@ -57,6 +57,36 @@ def _target_h(h, norm, ctr):
     return h
 
 
+_NODE_BITS = np.int64(0x7FFFFFFF)  # a heap key's node (nodes < 2**31, MAX_NODES 2**26)
+_PAIRED = np.int64(0x80000000)  # a heap key's flag: its bound has the box pairs in it
+
+
+@njit(cache=True, _nrt=False)
+def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, dist, pdb, wbox, hside, heap,
+                 ctr):
+    """The box-pair bound, evaluated lazily: when node ``u`` (``gu`` pushes, pushed with
+    the matching cost ``hm``) is popped, rather than for every child stored (most are
+    never expanded: A* stores two to four states per expansion). True when the node
+    must not be expanded now: the pair bound is larger (the node goes back into the
+    heap with it, flagged ``_PAIRED`` so that the next pop expands it) or proves a
+    pair deadlock (the node is dropped). Admissible keys stay admissible, so A* stays
+    push-optimal (see :mod:`levelforge.engine.sokoban_pairs`)."""
+    if gu + hm >= 0xFFFF:
+        return False  # a capped key: its bound is unknown here, expand as eager A* would
+    base = u * nbox
+    for i in range(nbox):
+        wbox[i] = nbox_pool[base + i]
+    norm = np.int64(nplayer[u])
+    box_columns(wbox, nbox, norm, compof, dist.shape[1] // 4, hside)
+    h = pair_bound(hm, wbox, nbox, norm, hside, dist, pdb)
+    if h >= UNREACHABLE:
+        return True
+    if h > hm:
+        _heap_push(heap, ctr, _key(gu, h, np.int64(1), u) | _PAIRED)
+        return True
+    return False
+
+
 @njit(cache=True, _nrt=False)
 def _heap_push(heap, ctr, key):
     i = ctr[C_HEAP]
@@ -404,10 +434,15 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
             ctr[C_STATUS] = UNSOLVABLE
             return UNSOLVABLE
         key = _heap_pop(heap, ctr)
-        u = np.int64(key & np.int64(0xFFFFFFFF))
+        u = np.int64(key & _NODE_BITS)
         gu = MAX_G - np.int64((key >> 32) & np.int64(0x7FFF))
         if gu != ng[u]:
             continue  # stale entry: the node was reached more cheaply since
+        if pdb is not None and pdb.shape[0] > 1 and weight == 1 and (key & _PAIRED) == 0:
+            hm = (key >> 47) - gu  # the matching cost the node was pushed with
+            if _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, dist, pdb, wbox,
+                            hside, heap, ctr):
+                continue  # back in the heap with the larger bound, or a pair deadlock
         if gu + 1 + (0 if tun is None else walls.shape[0]) >= MAX_G:  # unrepresentable: unknown
             ctr[C_STATUS] = LIMIT
             return LIMIT
@@ -505,8 +540,6 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                             h, matched = _child_h(mw, symtab, matched, nbox_pool, base, nbox,
                                                   nplayer[u], i, te, norm, compof, dist, hside,
                                                   hu, hv, hp, hway, hminv, hused)
-                            if pdb is not None:
-                                h = pair_bound(h, wbox, nbox, norm, hside, dist, pdb)
                             h = _target_h(h, np.int64(norm), ctr)
                             ng[found] = ge
                             last = u
@@ -521,8 +554,6 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                         h, matched = _child_h(mw, symtab, matched, nbox_pool, base, nbox,
                                               nplayer[u], i, te, norm, compof, dist, hside, hu,
                                               hv, hp, hway, hminv, hused)
-                        if pdb is not None:
-                            h = pair_bound(h, wbox, nbox, norm, hside, dist, pdb)
                         h = _target_h(h, np.int64(norm), ctr)
                         if plan is not None and h < UNREACHABLE:
                             h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)

@@ -14,10 +14,20 @@ bound for ANY choice of disjoint pairs (the greedy choice below is just one), an
 maximum of two lower bounds (this and the min-cost matching) is one too. A pair with no
 two-box solution proves the whole state unsolvable (the same argument).
 
-The A* of :mod:`levelforge.engine.sokoban` reopens states reached more cheaply and
-tests a state when it is generated; with an admissible bound that keeps every solution
-push-optimal (the parent popped has ``f <= optimum`` and ``h >= 1``), consistency is not
-needed.
+The A* of :mod:`levelforge.engine.sokoban` reopens states reached more cheaply; with an
+admissible bound that keeps every solution push-optimal (the parent popped has
+``f <= optimum`` and ``h >= 1``), consistency is not needed. It stores a child with its
+matching cost and takes this bound lazily, when the child is popped (most stored
+children are never expanded): a larger bound sends it back into the heap with the
+larger key, a pair deadlock drops it; every key stays a lower bound, so the same
+argument holds.
+
+Two stronger-looking variants were measured and dropped: the best choice of disjoint
+pairs (all subsets of the positive-gain pairs) instead of the greedy one, and the
+unpaired boxes' min-cost assignment to distinct goals instead of their singles (also
+admissible). Neither changed the bound at the start of any XSokoban (up to 30 boxes)
+or Microban level, nor the search: XSokoban 43 expanded the same 3,486,305 states with
+the best choice, and 3, 43, 51, 80 and 83 the same states with the assignment.
 
 Layout of the one int32 array ``pdb`` (see :func:`pair_table_size`): ``pdb[0] = L`` live
 cells, ``pdb[1] = F`` floor cells, ``pdb[2] = n`` cells, ``pdb[3] = k`` boxes, then
