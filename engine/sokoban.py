@@ -78,7 +78,7 @@ def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, dist, pdb, wbox, h
         wbox[i] = nbox_pool[base + i]
     norm = np.int64(nplayer[u])
     box_columns(wbox, nbox, norm, compof, dist.shape[1] // 4, hside)
-    h = pair_bound(hm, wbox, nbox, norm, hside, dist, pdb)
+    h = pair_bound(hm, wbox, nbox, norm, hside, pdb)
     if h >= UNREACHABLE:
         return True
     if h > hm:
@@ -329,7 +329,7 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
     box_columns(wbox, nbox, np.int64(norm), compof, walls.shape[0], hside)
     h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
     if pdb is not None and not bad:
-        h = pair_bound(h, wbox, nbox, np.int64(norm), hside, dist, pdb)
+        h = pair_bound(h, wbox, nbox, np.int64(norm), hside, pdb)
     h = _target_h(h, np.int64(norm), ctr)
     if bad or h >= UNREACHABLE:
         ctr[C_STATUS] = UNSOLVABLE

@@ -33,8 +33,10 @@ Layout of the one int32 array ``pdb`` (see :func:`pair_table_size`): ``pdb[0] = 
 cells, ``pdb[1] = F`` floor cells, ``pdb[2] = n`` cells, ``pdb[3] = k`` boxes, then
 ``lidx[n]`` (live index or -1), ``fidx[n]`` (floor index or -1), ``lcell[n]`` and
 ``fcell[n]`` (the cells of those indices), the table
-``[(a * L + b) * F + p]`` for live indices ``a < b`` (-1: no solution), and a work area
-of ``2 * k + 3 * k * (k - 1) / 2`` slots for the pairing (see :func:`pair_bound`).
+``[(a * L + b) * F + p]`` for live indices ``a < b`` (-1: no solution), each distance
+column's least push distance over the goals (``4 * n`` slots: a box's single cost in
+one look-up), and a work area of ``2 * k + 3 * k * (k - 1) / 2`` slots for the pairing
+(see :func:`pair_bound`).
 """
 import numpy as np
 from numba import njit
@@ -47,7 +49,7 @@ HEAD = 4
 def pair_table_size(live, floor, cells, boxes):
     """Slots of the ``pdb`` array for ``live`` live cells, ``floor`` floor cells, a board
     of ``cells`` cells and ``boxes`` boxes."""
-    return HEAD + 4 * cells + live * live * floor + 2 * boxes + 3 * boxes * (boxes - 1) // 2
+    return HEAD + 8 * cells + live * live * floor + 2 * boxes + 3 * boxes * (boxes - 1) // 2
 
 
 @njit(cache=True, _nrt=False)
@@ -138,12 +140,12 @@ def pair_build(walls, dead, goal_cells, width, pdb, cur, nxt):
 
 
 @njit(cache=True, _nrt=False)
-def pair_bound(h, wbox, nbox, player, cols, dist, pdb):
+def pair_bound(h, wbox, nbox, player, cols, pdb):
     """The larger of ``h`` (the matching cost of boxes ``wbox[:nbox]``, columns ``cols``
     from :func:`levelforge.engine.sokoban_heuristic.box_columns`) and the pair bound:
-    each box's single cost (its least ``dist`` over goals, from its column) plus, over
-    disjoint pairs chosen greedily by largest gain, ``pair - single - single`` where a
-    pair's table value beats its two singles. ``UNREACHABLE`` when a pair of boxes has
+    each box's single cost (its column's least push distance over the goals, kept in the
+    database) plus, over disjoint pairs chosen greedily by largest gain,
+    ``pair - single - single`` where a pair's table value beats its two singles. ``UNREACHABLE`` when a pair of boxes has
     no two-box solution from the player cell ``player``. Any choice of disjoint pairs
     gives a lower bound (module docstring), so the greedy choice keeps admissibility."""
     if h >= UNREACHABLE or pdb.shape[0] <= 1:
@@ -152,7 +154,8 @@ def pair_bound(h, wbox, nbox, player, cols, dist, pdb):
     F = pdb[1]
     n = pdb[2]
     tab = HEAD + 4 * n
-    single = tab + L * L * F
+    least = tab + L * L * F
+    single = least + 4 * n
     used = single + nbox
     pairs = used + nbox
     p = pdb[HEAD + n + player]
@@ -161,15 +164,11 @@ def pair_bound(h, wbox, nbox, player, cols, dist, pdb):
         if pdb[HEAD + wbox[i]] < 0:
             return h  # a box off the live cells: the table says nothing
         col = cols[i]
-        best = np.int64(UNREACHABLE)
-        for g in range(dist.shape[0]):
-            if col >= 0:
-                d = np.int64(dist[g, col])
-            else:
-                b4 = 4 * (-col - 1)
-                d = np.int64(min(min(dist[g, b4], dist[g, b4 + 1]),
-                                 min(dist[g, b4 + 2], dist[g, b4 + 3])))
-            best = min(best, d)
+        if col >= 0:
+            best = np.int64(pdb[least + col])
+        else:  # the best side
+            b4 = least + 4 * (-col - 1)
+            best = np.int64(min(min(pdb[b4], pdb[b4 + 1]), min(pdb[b4 + 2], pdb[b4 + 3])))
         pdb[single + i] = best
         pdb[used + i] = 0
         total += best

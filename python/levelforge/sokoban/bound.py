@@ -61,8 +61,9 @@ def push_lower_bound(level: Level, workspace: Workspace | None = None,
     cols = np.zeros(nbox, np.int64)
     _h.box_columns(box_cells, nbox, np.int64(player), ws.compof, n, cols)
     h = _h.matching_cost(cols, nbox, dist, *ws.hung[:6])
-    pdb = pair_database(walls, ws.dead[:n], goal_cells, level.width, nbox) if pairs else None
+    pdb = pair_database(walls, ws.dead[:n], goal_cells, level.width, nbox, dist) \
+        if pairs else None
     if pdb is not None:
-        h = _p.pair_bound(h, box_cells, nbox, np.int64(player), cols, dist, pdb)
+        h = _p.pair_bound(h, box_cells, nbox, np.int64(player), cols, pdb)
     h = int(h)
     return None if h >= _s.UNREACHABLE else h

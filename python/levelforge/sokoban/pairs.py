@@ -44,15 +44,17 @@ def pairs_due(pdb: npt.NDArray[np.int32], expanded: int,
 
 def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
                   goal_cells: npt.NDArray[np.int32], width: int, boxes: int,
-                  most: int | None = None) -> npt.NDArray[np.int32] | None:
+                  dist: npt.NDArray, most: int | None = None) -> npt.NDArray[np.int32] | None:
     """The ``pdb`` array of :func:`levelforge.engine.sokoban_pairs.pair_bound` for a
     board (``walls`` with the unreachable outside walled in, ``dead`` squares, goal
-    cells, ``boxes`` boxes), or None with fewer than two boxes or more than ``most``
-    table states (default :data:`MOST_STATES`).
+    cells, ``boxes`` boxes, the search's push distances ``dist``, one row per goal),
+    or None with fewer than two boxes or more than ``most`` table states (default
+    :data:`MOST_STATES`).
 
     >>> from levelforge.sokoban import Level
     >>> walls, goals, _, _ = Level.from_xsb('#####\\n#@$.#\\n#####').arrays()
-    >>> pair_database(walls, walls * 0, np.flatnonzero(goals).astype(np.int32), 5, 1) is None
+    >>> cells = np.flatnonzero(goals).astype(np.int32)
+    >>> pair_database(walls, walls * 0, cells, 5, 1, np.zeros((1, 60), np.int32)) is None
     True
     """
     most = MOST_STATES if most is None else most
@@ -71,6 +73,8 @@ def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
     pdb[h + 2 * n:h + 2 * n + nl] = live
     pdb[h + 3 * n:h + 3 * n + nf] = floor
     size = nl * nl * nf
+    least = h + 4 * n + size  # each distance column's least distance over the goals
+    pdb[least:least + 4 * n] = dist.min(axis=0)
     _p.pair_build(walls, dead, goal_cells, np.int64(width), pdb, np.zeros(size, np.int32),
                   np.zeros(size, np.int32))
     return pdb

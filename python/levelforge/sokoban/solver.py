@@ -396,7 +396,7 @@ class Solver:
             start += t
             limit.shift(t)
         ws.ctr[_s.C_STAGE] = 0
-        self._pair_board = (walls, dead, goal_cells, width, nbox) if optimal else None
+        self._pair_board = (walls, dead, goal_cells, width, nbox, dist) if optimal else None
         ws.ctr[_s.C_TARGET] = 0 if self._target is None else self._target + 1
         if optimal:
             found = self._search(board, box_cells, player, cap, 1, None, symtab, limit)
