@@ -145,9 +145,10 @@ def pair_bound(h, wbox, nbox, player, cols, pdb):
     from :func:`levelforge.engine.sokoban_heuristic.box_columns`) and the pair bound:
     each box's single cost (its column's least push distance over the goals, kept in the
     database) plus, over disjoint pairs chosen greedily by largest gain,
-    ``pair - single - single`` where a pair's table value beats its two singles. ``UNREACHABLE`` when a pair of boxes has
-    no two-box solution from the player cell ``player``. Any choice of disjoint pairs
-    gives a lower bound (module docstring), so the greedy choice keeps admissibility."""
+    ``pair - single - single`` where a pair's table value beats its two singles.
+    ``UNREACHABLE`` when a pair of boxes has no two-box solution from the player cell
+    ``player``. Any choice of disjoint pairs gives a lower bound (module docstring), so
+    the greedy choice keeps admissibility."""
     if h >= UNREACHABLE or pdb.shape[0] <= 1:
         return h  # a dead end already, or no database (an empty or one-slot array)
     L = pdb[0]
