@@ -62,8 +62,7 @@ _PAIRED = np.int64(0x80000000)  # a heap key's flag: its bound has the box pairs
 
 
 @njit(cache=True, _nrt=False)
-def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, dist, pdb, wbox, hside, heap,
-                 ctr):
+def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside, heap, ctr):
     """The box-pair bound, evaluated lazily: when node ``u`` (``gu`` pushes, pushed with
     the matching cost ``hm``) is popped, rather than for every child stored (most are
     never expanded: A* stores two to four states per expansion). True when the node
@@ -77,7 +76,7 @@ def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, dist, pdb, wbox, h
     for i in range(nbox):
         wbox[i] = nbox_pool[base + i]
     norm = np.int64(nplayer[u])
-    box_columns(wbox, nbox, norm, compof, dist.shape[1] // 4, hside)
+    box_columns(wbox, nbox, norm, compof, np.int64(pdb[2]), hside)  # pdb[2]: cells
     h = pair_bound(hm, wbox, nbox, norm, hside, pdb)
     if h >= UNREACHABLE:
         return True
@@ -440,8 +439,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
             continue  # stale entry: the node was reached more cheaply since
         if pdb is not None and pdb.shape[0] > 1 and weight == 1 and (key & _PAIRED) == 0:
             hm = (key >> 47) - gu  # the matching cost the node was pushed with
-            if _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, dist, pdb, wbox,
-                            hside, heap, ctr):
+            if _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside,
+                            heap, ctr):
                 continue  # back in the heap with the larger bound, or a pair deadlock
         if gu + 1 + (0 if tun is None else walls.shape[0]) >= MAX_G:  # unrepresentable: unknown
             ctr[C_STATUS] = LIMIT
