@@ -237,6 +237,8 @@ def test_a_worker_that_dies_is_replaced_and_its_request_answered():
             os.kill(w.proc.pid, signal.SIGKILL)
         thread.join(30)
         assert answers == [(503, {"error": "a worker process stopped during this request"})]
+        # the replacements start their kernels again: wait for them, not a fixed time
+        wait_until(lambda: status(url)["ready"], 120, "the replaced workers")
         with Raw(url) as raw:
             code, level = raw.json("GET", "/api/sokoban/generate?seed=4")
         assert code == 200 and level["seed"] == 4
