@@ -26,8 +26,8 @@ from .sokoban_heuristic import _any_h, box_columns, matching_cost
 from .sokoban_match import child_matching, parent_matching
 from .sokoban_pairs import pair_bound
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT, C_HEAP,
-                            C_NODES, C_START, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT, GROW,
-                            HALTED, LIMIT, MAX_G,
+                            C_NODES, C_PARTIAL, C_START, C_STATUS, C_TARGET, C_TEPOCH,
+                            C_WEIGHT, GROW, HALTED, LIMIT, MAX_G,
                             MAX_GENERATION, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE, _T_FP_MASK,
                             _T_GEN_SHIFT, _T_NODE_BITS, _T_NODE_MASK)
 
@@ -91,9 +91,21 @@ def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside, 
     if h >= UNREACHABLE:
         return True
     if h > hm:
-        _heap_push(heap, ctr, _key(gu, h, np.int64(1), _slot(u, True)) | _PAIRED)
+        _heap_push(heap, ctr, _key(gu, h, np.int64(1), _slot(u, ctr[C_PARTIAL] < 0)) | _PAIRED)
         return True
     return False
+
+
+@njit(cache=True, _nrt=False)
+def _to_newest_first(heap, ctr):
+    """Re-key the open list for newest-first ties (each key's node field complemented,
+    see :func:`_slot`; its flags kept) and restore the heap order, bottom up."""
+    n = ctr[C_HEAP]
+    for i in range(n):
+        k = heap[i]
+        heap[i] = (k & ~_NODE_BITS) | _slot(k & _NODE_BITS, True)
+    for top in range(n // 2 - 1, -1, -1):
+        _sift_down(heap, n, top, heap[top])
 
 
 @njit(cache=True, _nrt=False)
@@ -116,20 +128,24 @@ def _heap_pop(heap, ctr):
     ctr[C_HEAP] = n
     if n == 0:
         return top
-    last = heap[n]
-    i = 0
+    _sift_down(heap, n, 0, heap[n])
+    return top
+
+
+@njit(cache=True, _nrt=False)
+def _sift_down(heap, n, i, key):
+    """Put ``key`` at slot ``i`` of the heap's first ``n`` slots, moved down to its place."""
     while True:
         child = 2 * i + 1
         if child >= n:
             break
         if child + 1 < n and heap[child + 1] < heap[child]:
             child += 1
-        if heap[child] >= last:
+        if heap[child] >= key:
             break
         heap[i] = heap[child]
         i = child
-    heap[i] = last
-    return top
+    heap[i] = key
 
 
 @njit(cache=True, _nrt=False)
@@ -374,8 +390,7 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
             ctr[C_GOAL] = 0
             ctr[C_STATUS] = SOLVED
             return SOLVED
-    lifo = pdb is not None and weight == 1  # see search_run
-    _heap_push(heap, ctr, _key(np.int64(0), h, weight, _slot(np.int64(0), lifo)))
+    _heap_push(heap, ctr, _key(np.int64(0), h, weight, np.int64(0)))
     return RUNNING
 
 
@@ -424,17 +439,17 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     the table (:func:`_way`); only for searches whose goal is every box on a goal. Runs
     without the GIL, so that a watchdog thread can set ``ctr[C_HALT]``.
 
-    The push-optimal searches of the solver (``weight`` 1 and a ``pdb``, even an empty
-    one) expand in part (partial expansion A*, Yoshizumi, Miura and Ishida 2000): a
-    node stores only its children whose ``f`` is at most its own and goes back into
-    the heap with the least ``f`` of the others (flagged ``_PARTIAL``; a node expanded
-    again finds its stored children in the table). Its key is a lower bound of those
-    children's, so A* stays push-optimal; most of the states plain A* stores are never
-    expanded, and these are not stored at all (a third to three fifths fewer on
-    XSokoban). And ties of ``f`` and ``g`` go to the newest node (last in, first out),
-    which in the last ``f`` layer dives towards the goal instead of sweeping the layer
-    in the order it was stored. The generator's search (``pdb`` None) compiles
-    neither."""
+    A push-optimal search (``weight`` 1 and a ``pdb``, even an empty one) expands in
+    part once it has stored ``ctr[C_PARTIAL]`` states (0: never; set by the caller, -1
+    once on), a partial expansion A* (Yoshizumi, Miura and Ishida 2000): a node stores
+    only its children whose ``f`` is at most its own and goes back into the heap with
+    the least ``f`` of the others (flagged ``_PARTIAL``; expanded again, it finds its
+    stored children in the table). Its key is a lower bound of those children's, so A*
+    stays push-optimal; most of the states plain A* stores are never expanded, and
+    these are not stored at all. From the switch on, ties of ``f`` and ``g`` go to the
+    newest node (the open list is re-keyed, :func:`_to_newest_first`): a node put back
+    then comes before older nodes of its children's ``g``, as its children would. The
+    generator's search (``pdb`` None) compiles neither."""
     steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     if ctr[C_STATUS] != RUNNING:
         return ctr[C_STATUS]
@@ -446,10 +461,14 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     room = 4 * nbox + 1  # the most states one expansion can add
     if tun is not None:
         room = tunnel_room(nbox, walls.shape[0])
-    lifo = pdb is not None and weight == 1  # partial expansion, newest first on ties
+    lifo = pdb is not None and ctr[C_PARTIAL] < 0  # in part, newest first on ties
     done = 0
     while done < budget:
         nodes = ctr[C_NODES]
+        if pdb is not None and weight == 1 and 0 < ctr[C_PARTIAL] <= nodes:
+            _to_newest_first(heap, ctr)
+            ctr[C_PARTIAL] = -1
+            lifo = True
         if nodes + room > nplayer.shape[0] or 2 * (nodes + room) > table.shape[0] \
                 or ctr[C_HEAP] + room > heap.shape[0]:
             return GROW

@@ -102,7 +102,7 @@ def test_boxoban_files_use_boxobans_alphabet_only(tmp_path):
 
 @pytest.mark.parametrize("key", ["pushes", "nodes"])
 def test_splits_by_difficulty(tmp_path, key):
-    splits = "easy=-5,hard=6-" if key == "pushes" else "few=-12,many=13-"
+    splits = "easy=-5,hard=6-" if key == "pushes" else "few=-20,many=21-"
     summary = build(tmp_path, 40, seed=6, config=SMALL, split_by=key, splits=splits,
                     show_progress=False)
     bounds = parse_splits(splits)
