@@ -72,7 +72,8 @@ def _slot(node, lifo):
 
 
 @njit(cache=True, _nrt=False)
-def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside, heap, ctr):
+def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside, heap, ctr,
+                 lifo):
     """The box-pair bound, evaluated lazily: when node ``u`` (``gu`` pushes, pushed with
     the matching cost ``hm``) is popped, rather than for every child stored (most are
     never expanded: A* stores two to four states per expansion). True when the node
@@ -91,7 +92,7 @@ def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside, 
     if h >= UNREACHABLE:
         return True
     if h > hm:
-        _heap_push(heap, ctr, _key(gu, h, np.int64(1), _slot(u, ctr[C_PARTIAL] < 0)) | _PAIRED)
+        _heap_push(heap, ctr, _key(gu, h, np.int64(1), _slot(u, lifo)) | _PAIRED)
         return True
     return False
 
@@ -485,7 +486,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
         if pdb is not None and pdb.shape[0] > 1 and weight == 1 and (key & _PAIRED) == 0:
             hm = (key >> 47) - gu  # the matching cost the node was pushed with
             if _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside,
-                            heap, ctr):
+                            heap, ctr, lifo):
                 continue  # back in the heap with the larger bound, or a pair deadlock
         # with lifo, store only the children whose f is at most the node's and put it
         # back with the least f of the others (partial expansion: see the docstring)
