@@ -281,6 +281,41 @@ def _features(occ, blk, pool, base, nbox, player, order, floor, width, stamp3, f
 # --------------------------------------------------------------------------- packing macro
 
 @njit(cache=True, _nrt=False)
+def _source(b, sd, order, npacked, walls, occ, stamp, epoch):
+    """Whether the box on ``b`` can start a macro path with a push by ``sd``: not on
+    the first ``npacked`` goals of ``order``, its pushing side ``b - sd`` free and in
+    the player's region (``stamp == epoch``)."""
+    pl = b - sd
+    if walls[pl] or occ[pl] or stamp[pl] != epoch:
+        return False
+    for q in range(npacked):
+        if order[q] == b:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _path_from(s, push, length, mnext, steps, path):
+    """Write ``push`` at ``path[length]``, then the pushes along the ``mnext`` links
+    from the pull-search state ``s`` (``cell * 4 + side``) to the target; returns the
+    path's length."""
+    path[length] = push
+    length += 1
+    t = s
+    while mnext[t] >= 0:
+        nx = mnext[t]
+        cb = t >> 2
+        nb = nx >> 2
+        for e in range(4):
+            if cb + steps[e] == nb:
+                path[length] = cb * 4 + e
+                length += 1
+                break
+        t = nx
+    return length
+
+
+@njit(cache=True, _nrt=False)
 def _macro_path(target, order, npacked, occ, blk, walls, dead, compof, width, stamp, epoch,
                 mseen, mnext, mqueue, fctr, path):
     """A box path onto the empty goal ``target``: a breadth-first search of pulls from
@@ -288,16 +323,19 @@ def _macro_path(target, order, npacked, occ, blk, walls, dead, compof, width, st
     player's sides joined as with a lone box (``compof``; the caller replays the path and
     drops it if the player cannot walk as assumed). The source is any box not on the
     first ``npacked`` goals of ``order`` whose pushing side the player reaches now
-    (``stamp == epoch``). Writes the pushes (``cell * 4 + direction``) into ``path`` and
-    returns their number, 0 when there is none."""
+    (``stamp == epoch``). The player's cell of a push must be free, except the
+    source's own cell: a source whose first two pushes go the same way stands where
+    the player pushes from the second time (without that exception no path starts
+    with a straight run, the commonest start). Writes the pushes (``cell * 4 +
+    direction``) into ``path`` and returns their number, 0 when there is none."""
     steps = (-width, -1, 1, width)
     n = walls.shape[0]
     fctr[F_FILL] += 1
     mark = fctr[F_FILL]
     tail = 0
-    for k in range(4):
-        p = target + steps[k]
-        if walls[p] == 0 and occ[p] == 0:
+    for k in range(4):  # the player ends on any side (another box there or not: the
+        p = target + steps[k]  # side stands for the area the player walks in)
+        if walls[p] == 0:
             s = 4 * target + k
             mseen[s] = mark
             mnext[s] = -1
@@ -318,32 +356,20 @@ def _macro_path(target, order, npacked, occ, blk, walls, dead, compof, width, st
             if walls[src] or compof[c * n + src] != comp:
                 continue
             pl = src - sd
-            if walls[pl] or occ[pl]:
+            if walls[pl]:
                 continue
-            if occ[src]:
-                packed_box = False
-                for q in range(npacked):
-                    if order[q] == src:
-                        packed_box = True
-                        break
-                if packed_box or stamp[pl] != epoch:
+            if occ[pl]:
+                # the player's cell holds a box: the source itself, when its first two
+                # pushes both go in direction d (pl to src to c); any other box blocks
+                if occ[src] or not _source(pl, sd, order, npacked, walls, occ, stamp,
+                                           epoch):
                     continue
-                # found: the pushes from src along the next links
-                length = 0
-                path[0] = src * 4 + d
-                length = 1
-                t = s
-                while mnext[t] >= 0:
-                    nx = mnext[t]
-                    cb = t >> 2
-                    nb = nx >> 2
-                    for e in range(4):
-                        if cb + steps[e] == nb:
-                            path[length] = cb * 4 + e
-                            length += 1
-                            break
-                    t = nx
-                return length
+                path[0] = pl * 4 + d
+                return _path_from(s, src * 4 + d, 1, mnext, steps, path)
+            if occ[src]:
+                if not _source(src, sd, order, npacked, walls, occ, stamp, epoch):
+                    continue
+                return _path_from(s, src * 4 + d, 0, mnext, steps, path)
             if dead[src]:
                 continue
             s2 = 4 * src + (3 - d)

@@ -1,0 +1,158 @@
+"""The packing macro's box path (``levelforge.engine.sokoban_fess._macro_path``) against
+plain-Python searches over one box's pushes.
+
+The kernel searches pulls back from the target over (box cell, player side) states, the
+player walking as if the moving box were the only one (``compof``), with every other box
+an obstacle to the box and to the player's pushing cell. Two plain forward searches,
+one source box at a time, bracket it: *strict* (the source's own cell stays blocked
+after it leaves, as the kernel treated it before it let a straight start through) and
+*loose* (the source's cell is free once it leaves). The kernel must find a path whenever
+the strict search does, only when the loose one does, and strictly more often than the
+strict one on boards with straight starts; every path it returns must replay."""
+import numpy as np
+import pytest
+
+from levelforge.engine import sokoban_board as Kb
+from levelforge.engine import sokoban_fess as Kf
+from levelforge.engine.grid import flood_fill
+
+import naive_sokoban as naive
+from test_sokoban_solver import random_level
+
+STEPS = ((0, -1), (-1, 0), (1, 0), (0, 1))  # the kernel's directions: up, left, right, down
+
+
+def board_arrays(level):
+    """Walls, dead squares and side components of ``level`` as the solver computes them."""
+    walls, goals, _, _ = level.arrays()
+    n, width = walls.shape[0], level.width
+    goal_cells = np.flatnonzero(goals).astype(np.int32)
+    dist = np.zeros((goal_cells.shape[0], 4 * n), np.int32)
+    dead = np.zeros(n, np.uint8)
+    compof = np.zeros(n * n, np.int8)
+    Kb.push_distances(walls, goal_cells, width, dist, dead, np.zeros(12 * n, np.int32),
+                      np.zeros(n, np.int64), compof)
+    return walls, dead, compof
+
+
+def naive_path_exists(level, order, npacked, dead, loose):
+    """Whether some box off the first ``npacked`` goals of ``order`` (cells as (x, y)) can
+    be pushed onto ``order[npacked]``: breadth-first over (box cell, player area) with the
+    player walking around the moving box alone, pushing from a cell free of other boxes
+    (its first push from where the player stands now), the box never on another box or a
+    dead square; ``loose``: the source's own cell is free once it has left it."""
+    target = order[npacked]
+    here = naive.reachable(level.walls, level.boxes, level.player)
+    for source in level.boxes - set(order[:npacked]):
+        others = level.boxes - {source}
+        blocked = others if loose else level.boxes
+        seen, frontier = set(), []
+        for d in STEPS:
+            pl, t = naive.add(source, d, -1), naive.add(source, d, 1)
+            if pl in here and t not in level.walls and t not in level.boxes:
+                frontier.append((t, source))
+        while frontier:
+            box, player = frontier.pop()
+            area = naive.reachable(level.walls, {box}, player)
+            key = (box, min(area))
+            if key in seen:
+                continue
+            seen.add(key)
+            if box == target:
+                return True
+            if dead[box]:
+                continue
+            for d in STEPS:
+                pl, t = naive.add(box, d, -1), naive.add(box, d, 1)
+                if pl in area and pl not in blocked and t not in level.walls \
+                        and t not in blocked:
+                    frontier.append((t, box))
+    return False
+
+
+def kernel_path(level, order, npacked, walls, dead, compof):
+    """The kernel's path as (box cell, (dx, dy)) pushes, [] for none."""
+    width, n = level.width, walls.shape[0]
+    cell = lambda c: c[1] * width + c[0]
+    occ = np.zeros(n, np.uint8)
+    occ[[cell(b) for b in level.boxes]] = 1
+    blk = (walls | occ).astype(np.uint8)
+    stamp = np.zeros(n, np.int64)
+    flood_fill(blk, np.int64(width), np.int64(cell(level.player)), stamp, np.int64(1),
+               np.zeros(n, np.int32))
+    path = np.zeros(4 * n, np.int32)
+    korder = np.array([cell(c) for c in order], np.int32)
+    length = Kf._macro_path(np.int64(korder[npacked]), korder, npacked, occ, blk, walls, dead,
+                            compof, np.int64(width), stamp, np.int64(1),
+                            np.zeros(4 * n, np.int64), np.zeros(4 * n, np.int32),
+                            np.zeros(4 * n, np.int32), np.zeros(Kf.N_FCOUNTERS, np.int64),
+                            path)
+    return [((int(p >> 2) % width, int(p >> 2) // width), STEPS[p & 3]) for p in path[:length]]
+
+
+def replays(level, order, npacked, pushes):
+    """Whether ``pushes`` move one box off the packed goals onto ``order[npacked]``, each
+    push from a cell free of other boxes the player walks to around the moving box
+    alone (the first from where the player stands now)."""
+    source = pushes[0][0]
+    if source not in level.boxes or source in order[:npacked]:
+        return False
+    others = level.boxes - {source}
+    area = naive.reachable(level.walls, level.boxes, level.player)
+    box = source
+    for at, d in pushes:
+        pl, t = naive.add(at, d, -1), naive.add(at, d, 1)
+        if at != box or pl not in area or pl in others or t in level.walls or t in others:
+            return False
+        box = t
+        area = naive.reachable(level.walls, {box}, at)
+    return box == order[npacked]
+
+
+def cases(count):
+    rng = np.random.default_rng(20261202)
+    while count:
+        level = random_level(rng, max_side=9, max_boxes=4, wall_p=0.15)
+        if level is None:
+            continue
+        goals = sorted(level.goals)
+        order = [goals[i] for i in rng.permutation(len(goals))]
+        npacked = next(i for i, g in enumerate(order + [None]) if g not in level.boxes)
+        if npacked == len(order):
+            continue
+        count -= 1
+        yield level, order, npacked
+
+
+def test_macro_path_lies_between_strict_and_loose_searches_and_replays():
+    found = strict = 0
+    for level, order, npacked in cases(400):
+        walls, dead, compof = board_arrays(level)
+        dead_xy = {(c % level.width, c // level.width): bool(dead[c])
+                   for c in range(walls.shape[0])}
+        path = kernel_path(level, order, npacked, walls, dead, compof)
+        was = naive_path_exists(level, order, npacked, dead_xy, loose=False)
+        if was:
+            assert path, (level, order, npacked)
+        if path:
+            assert naive_path_exists(level, order, npacked, dead_xy, loose=True)
+            # the kernel's player walks around the moving box alone: a path may fail a
+            # real replay (the feature-space search drops those), never the lone-box one
+            assert replays(level, order, npacked, path)
+        found += bool(path)
+        strict += was
+    assert found > strict > 0  # the straight starts the strict search misses
+
+
+@pytest.mark.parametrize("length", [2, 5])
+def test_macro_path_pushes_a_box_straight_along_a_corridor(length):
+    # one row: the goal at the left end, the box `length` cells to its right, the player
+    # behind it: the path is `length` pushes left, the first from the player's cell
+    row = "#." + " " * (length - 1) + "$@#"
+    from levelforge.sokoban import Level
+    level = Level.from_xsb("\n".join(["#" * len(row), row, "#" * len(row)]))
+    walls, dead, compof = board_arrays(level)
+    goal = next(iter(level.goals))
+    path = kernel_path(level, [goal], 0, walls, dead, compof)
+    assert [d for _, d in path] == [(-1, 0)] * length
+    assert path[0][0] == next(iter(level.boxes))
