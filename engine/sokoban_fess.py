@@ -62,6 +62,7 @@ USE_ROOMS = False  # the room-connectivity feature in the cell key
 USE_OOP = False  # the out-of-plan feature in the cell key
 ADVISORS = 0  # the advisors (ADV_* bits) whose pushes are free; ADV_ROOMS: see above
 FREE_BETTER = True  # every push that packs a goal or joins regions is free too
+MACRO_TRIES = 3  # path searches of one packing macro (each bars the last one's failure)
 CELL_SLOTS = 1 << 15  # size of the cell table: at most CELL_SLOTS // 2 cells
 _KEY_W = 42  # heap key: weight << 42 | matching cost << 26 | node
 _KEY_H = 26
@@ -747,32 +748,15 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
     if npacked >= order.shape[0]:
         return RUNNING
     target = order[npacked]
-    length = _macro_path(np.int64(target), order, npacked, occ, blk, walls, dead, compof,
-                         width, stamp, epoch, mseen, mnext, mqueue, fctr, path)
+    length, player = _macro_route(np.int64(target), order, npacked, occ, blk, walls, dead,
+                                  compof, width, stamp, epoch, mseen, mnext, mqueue, fctr,
+                                  path, np.int64(nplayer[u]), stamp2, ctr, queue2)
     if length == 0:
         return RUNNING
-    # replay the path: the player must reach each pushing side
-    player = np.int64(nplayer[u])
-    ok = True
-    moved = 0
     first = path[0] >> 2
-    for q in range(length):
-        b = np.int64(path[q] >> 2)
-        s = steps[path[q] & 3]
-        ctr[C_FILL2] += 1
-        flood_fill(blk, width, player, stamp2, ctr[C_FILL2], queue2)
-        if stamp2[b - s] != ctr[C_FILL2] or blk[b + s]:
-            ok = False
-            break
-        occ[b] = 0
-        blk[b] = 0
-        occ[b + s] = 1
-        blk[b + s] = 1
-        player = b
-        moved += 1
     last = np.int64(path[length - 1] >> 2) + steps[path[length - 1] & 3]
     status = RUNNING
-    if ok and frozen_state(last, walls, occ, dead, goals, tmp, width, fstack) != 2 \
+    if frozen_state(last, walls, occ, dead, goals, tmp, width, fstack) != 2 \
             and not push_deadlock(last, player, walls, goals, occ, dead, width, tmp, fstack,
                                   stamp3, fctr, F_FILL, queue2, wcache, wwork):
         k = 0
@@ -827,7 +811,66 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
                     elif h == 0:
                         ctr[C_GOAL] = j
                         status = SOLVED
-    # undo the replay
+    _undo(path, length, occ, blk, width)
+    return status
+
+
+@njit(cache=True, _nrt=False)
+def _macro_route(target, order, npacked, occ, blk, walls, dead, compof, width, stamp, epoch,
+                 mseen, mnext, mqueue, fctr, path, player, stamp2, ctr, queue2):
+    """A packing macro's path onto ``target`` that holds with every box in place:
+    ``(length, player cell)``, the pushes in ``path`` and played on ``occ`` and ``blk``
+    (``(0, player)`` and nothing played when there is none). The path search
+    (:func:`_macro_path`) lets the player walk as if the moving box were alone: when the
+    replay finds a pushing side out of the player's reach, that push is barred and the
+    search runs again, at most ``MACRO_TRIES`` times."""
+    bar0 = bar1 = np.int64(-1)
+    for attempt in range(MACRO_TRIES):
+        for barred in (bar0, bar1):
+            if barred >= 0:
+                mseen[barred] = fctr[F_FILL] + 1  # the next search's mark
+        length = _macro_path(target, order, npacked, occ, blk, walls, dead, compof, width,
+                             stamp, epoch, mseen, mnext, mqueue, fctr, path)
+        if length == 0:
+            break
+        end, moved = _replay(path, length, player, occ, blk, width, stamp2, ctr, queue2)
+        if moved == length:
+            return length, end
+        _undo(path, moved, occ, blk, width)
+        # the push that failed: its box's cell and pushing side, a pull-search state
+        barred = np.int64(4 * (path[moved] >> 2) + 3 - (path[moved] & 3))
+        if attempt == 0:
+            bar0 = barred
+        else:
+            bar1 = barred
+    return 0, player
+
+
+@njit(cache=True, _nrt=False)
+def _replay(path, length, player, occ, blk, width, stamp2, ctr, queue2):
+    """Play the macro path's pushes on ``occ`` and ``blk`` while the player can walk to
+    each pushing side: ``(player cell, pushes played)``, all ``length`` of them when
+    the path holds."""
+    steps = (-width, -1, 1, width)
+    for q in range(length):
+        b = np.int64(path[q] >> 2)
+        s = steps[path[q] & 3]
+        ctr[C_FILL2] += 1
+        flood_fill(blk, width, player, stamp2, ctr[C_FILL2], queue2)
+        if stamp2[b - s] != ctr[C_FILL2] or blk[b + s]:
+            return player, q
+        occ[b] = 0
+        blk[b] = 0
+        occ[b + s] = 1
+        blk[b + s] = 1
+        player = b
+    return player, length
+
+
+@njit(cache=True, _nrt=False)
+def _undo(path, moved, occ, blk, width):
+    """Take back the first ``moved`` pushes of ``path`` that :func:`_replay` played."""
+    steps = (-width, -1, 1, width)
     for q in range(moved - 1, -1, -1):
         b = np.int64(path[q] >> 2)
         s = steps[path[q] & 3]
@@ -835,4 +878,3 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
         blk[b + s] = 0
         occ[b] = 1
         blk[b] = 1
-    return status
