@@ -62,7 +62,7 @@ USE_ROOMS = False  # the room-connectivity feature in the cell key
 USE_OOP = False  # the out-of-plan feature in the cell key
 ADVISORS = 0  # the advisors (ADV_* bits) whose pushes are free; ADV_ROOMS: see above
 FREE_BETTER = True  # every push that packs a goal or joins regions is free too
-MACRO_TRIES = 3  # path searches of one packing macro (each bars the last one's failure)
+MACRO_TRIES = 3  # path searches of one packing macro (each bars the pushes that failed before)
 CELL_SLOTS = 1 << 15  # size of the cell table: at most CELL_SLOTS // 2 cells
 _KEY_W = 42  # heap key: weight << 42 | matching cost << 26 | node
 _KEY_H = 26
@@ -823,12 +823,14 @@ def _macro_route(target, order, npacked, occ, blk, walls, dead, compof, width, s
     (``(0, player)`` and nothing played when there is none). The path search
     (:func:`_macro_path`) lets the player walk as if the moving box were alone: when the
     replay finds a pushing side out of the player's reach, that push is barred and the
-    search runs again, at most ``MACRO_TRIES`` times."""
-    bar0 = bar1 = np.int64(-1)
+    search runs again, at most ``MACRO_TRIES`` times. ``path`` holds ``4 n + 1 +
+    MACRO_TRIES`` entries (``n`` cells): a path has at most ``4 n + 1`` pushes, the barred
+    pushes are kept at its end."""
+    nbar = 0  # the pushes barred so far, kept past the path in ``path``
+    top = path.shape[0] - 1
     for attempt in range(MACRO_TRIES):
-        for barred in (bar0, bar1):
-            if barred >= 0:
-                mseen[barred] = fctr[F_FILL] + 1  # the next search's mark
+        for q in range(nbar):
+            mseen[path[top - q]] = fctr[F_FILL] + 1  # the next search's mark
         length = _macro_path(target, order, npacked, occ, blk, walls, dead, compof, width,
                              stamp, epoch, mseen, mnext, mqueue, fctr, path)
         if length == 0:
@@ -838,11 +840,8 @@ def _macro_route(target, order, npacked, occ, blk, walls, dead, compof, width, s
             return length, end
         _undo(path, moved, occ, blk, width)
         # the push that failed: its box's cell and pushing side, a pull-search state
-        barred = np.int64(4 * (path[moved] >> 2) + 3 - (path[moved] & 3))
-        if attempt == 0:
-            bar0 = barred
-        else:
-            bar1 = barred
+        path[top - nbar] = 4 * (path[moved] >> 2) + 3 - (path[moved] & 3)
+        nbar += 1
     return 0, player
 
 

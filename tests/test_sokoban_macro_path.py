@@ -84,7 +84,7 @@ def kernel_path(level, order, npacked, walls, dead, compof, route=False):
     stamp = np.zeros(n, np.int64)
     flood_fill(blk, np.int64(width), np.int64(cell(level.player)), stamp, np.int64(1),
                np.zeros(n, np.int32))
-    path = np.zeros(4 * n, np.int32)
+    path = np.zeros(4 * n + 1 + Kf.MACRO_TRIES, np.int32)
     korder = np.array([cell(c) for c in order], np.int32)
     work = (np.zeros(4 * n, np.int64), np.zeros(4 * n, np.int32), np.zeros(4 * n, np.int32),
             np.zeros(Kf.N_FCOUNTERS, np.int64), path)

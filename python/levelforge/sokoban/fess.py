@@ -53,7 +53,7 @@ class FessWorkspace:
             self.mseen = np.zeros(4 * ws.cells, np.int64)
             self.mnext = np.zeros(4 * ws.cells, np.int32)
             self.mqueue = np.zeros(4 * ws.cells, np.int32)
-            self.path = np.zeros(4 * ws.cells, np.int32)
+            self.path = np.zeros(4 * ws.cells + 1 + _f.MACRO_TRIES, np.int32)  # see _macro_route
             self.bqueue = np.zeros(4 * ws.cells, np.int64)
             self.cblk = np.zeros(ws.cells, np.uint8)
             self.cocc = np.zeros(ws.cells, np.uint8)
