@@ -73,12 +73,60 @@ _KEY_H = 26
 # --------------------------------------------------------------------------- packing order
 
 @njit(cache=True, _nrt=False)
-def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bqueue):
-    """Pulls needed to bring a lone box from goal ``g`` to a floor cell that is not a
-    goal, with the boxes marked in ``blk`` in place and the player starting on any free
-    side of it; ``UNREACHABLE`` if it cannot leave the goals. A breadth-first search
-    over (box cell, player side) states, ``seen`` stamped with a fresh ``fctr[F_FILL]``
-    epoch; the player's sides around each box cell come from a flood fill (``stamp2``,
+def _box_reach(starts, blk, width, reach, mark, rqueue, stamp2, ctr, queue2):
+    """Mark ``reach[4 * c + k] = mark`` for every cell ``c`` a lone box can be pushed to
+    from a start cell in ``starts`` (those free in ``blk``), the boxes marked in ``blk``
+    in place, with the player in the region of side ``k`` (``steps[k]`` from ``c``). The
+    player may start on any free side of a start cell. A breadth-first search over
+    (box cell, side) states, ``rqueue`` its queue; the player's region around each box
+    cell comes from a flood fill (``stamp2``, ``ctr[C_FILL2]``), and every side in it is
+    marked with the state taken."""
+    steps = (-width, -1, 1, width)
+    tail = 0
+    for i in range(starts.shape[0]):
+        b = starts[i]
+        if blk[b]:
+            continue
+        for k in range(4):
+            if blk[b + steps[k]] == 0 and reach[4 * b + k] != mark:
+                reach[4 * b + k] = mark
+                rqueue[tail] = 4 * b + k
+                tail += 1
+    head = 0
+    while head < tail:
+        s = rqueue[head]
+        head += 1
+        c = s >> 2
+        blk[c] = 1
+        ctr[C_FILL2] += 1
+        flood_fill(blk, width, np.int64(c + steps[s & 3]), stamp2, ctr[C_FILL2], queue2)
+        blk[c] = 0
+        for k in range(4):
+            p = c + steps[k]
+            if blk[p] or stamp2[p] != ctr[C_FILL2]:
+                continue
+            reach[4 * c + k] = mark  # the same region: the same state
+            # the player on side k pushes the box away from it, and stands on c after
+            c2 = c - steps[k]
+            if blk[c2] or reach[4 * c2 + k] == mark:
+                continue
+            reach[4 * c2 + k] = mark
+            rqueue[tail] = 4 * c2 + k
+            tail += 1
+
+
+@njit(cache=True, _nrt=False)
+def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bqueue, reach,
+              rmark):
+    """How a lone box leaves goal ``g`` by pulls, with the boxes marked in ``blk`` in
+    place and the player starting on any free side of it: ``(1 << 20) | pulls`` for the
+    fewest pulls that bring it to a state a box from the start can reach
+    (``reach[4 * cell + side] == rmark``, see :func:`_box_reach`) off the goals; failing
+    that ``(2 << 20) | pulls`` for the fewest that bring it to any floor cell that is
+    not a goal (a pocket no box comes to: filling ``g`` last would need a box from
+    there); ``3 << 20`` if it cannot leave the goals. A breadth-first search over (box
+    cell, player side) states, ``seen`` stamped with a fresh ``fctr[F_FILL]`` epoch; the
+    player's sides around each box cell come from a flood fill (``stamp2``,
     ``ctr[C_FILL2]``)."""
     steps = (-width, -1, 1, width)
     n = walls.shape[0]
@@ -92,8 +140,8 @@ def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bque
             bqueue[tail] = 4 * g + k
             tail += 1
     head = 0
-    found = UNREACHABLE
-    while head < tail and found == UNREACHABLE:
+    found = np.int64(3) << 20
+    while head < tail and found >> 20 > 1:
         # states come in rounds of equal pull counts: bqueue entries pack count * 4n
         st = bqueue[head]
         head += 1
@@ -119,8 +167,11 @@ def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bque
                 continue
             seen[s2] = mark
             if goals[p] == 0:
-                found = depth + 1
-                break
+                if reach[s2] == rmark:
+                    found = (np.int64(1) << 20) | (depth + 1)
+                    break
+                if found >> 20 == 3:
+                    found = (np.int64(2) << 20) | (depth + 1)
             bqueue[tail] = (depth + 1) * 4 * n + s2
             tail += 1
     blk[g] = 1
@@ -128,18 +179,22 @@ def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bque
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def packing_order(walls, goals, goal_cells, width, order, blk, stamp2, ctr, queue2, seen,
-                  fctr, bqueue, depth):
+def packing_order(walls, goals, goal_cells, box_cells, width, order, blk, stamp2, ctr, queue2,
+                  seen, fctr, bqueue, depth, reach, rqueue):
     """The order in which to fill the goals, by retrograde analysis (as Festival and
-    YASS compute theirs): from the solved state, take out one box at a time, the one
-    that leaves the goals in the fewest pulls with the others in place (ties: the
-    shallower goal, ``depth``: steps over goals to the nearest other floor; then the
-    smaller cell), until none is left; the packing order is the reverse. A box that
-    cannot leave takes the shallowest goal still filled. ``order`` receives the goal
-    cells, first to fill first. Work arrays: ``blk`` (uint8; left equal to ``walls``),
-    ``stamp2``/``queue2`` (one slot per cell), ``seen``/``bqueue`` (four per cell).
-    A set ``ctr[C_HALT]`` (a time limit, a cancel) stops it with ``order`` unfinished:
-    it can take 0.1 s on a 64x64 board with 128 boxes."""
+    YASS compute theirs): from the solved state, take out one box at a time, until none
+    is left; the packing order is the reverse. The box taken out is the one that leaves
+    the goals in the fewest pulls, with the others in place, for a state that a box
+    from the start (``box_cells``) can be pushed to (:func:`_box_reach`: a goal that
+    only lets its box out into a pocket no box comes to must be filled before the goals
+    around it close its way in); failing such a box, the one that leaves in the fewest
+    pulls at all; failing that, the shallowest goal still filled. Ties: the shallower
+    goal (``depth``: steps over goals to the nearest other floor), then the smaller
+    cell. ``order`` receives the goal cells, first to fill first. Work arrays: ``blk``
+    (uint8; left equal to ``walls``), ``stamp2``/``queue2`` (one slot per cell),
+    ``seen``/``bqueue``/``reach``/``rqueue`` (four per cell). A set ``ctr[C_HALT]`` (a
+    time limit, a cancel) stops it with ``order`` unfinished: it can take 0.1 s on a
+    64x64 board with 128 boxes."""
     n = walls.shape[0]
     k = goal_cells.shape[0]
     for c in range(n):
@@ -149,6 +204,9 @@ def packing_order(walls, goals, goal_cells, width, order, blk, stamp2, ctr, queu
     for r in range(k):
         if ctr[C_HALT] != 0:
             return
+        fctr[F_FILL] += 1
+        rmark = fctr[F_FILL]
+        _box_reach(box_cells, blk, width, reach, rmark, rqueue, stamp2, ctr, queue2)
         best = -1
         best_d = np.int64(0)
         for i in range(k):
@@ -156,8 +214,8 @@ def packing_order(walls, goals, goal_cells, width, order, blk, stamp2, ctr, queu
             if blk[g] == 0:
                 continue
             d = _pull_out(np.int64(g), walls, goals, blk, width, stamp2, ctr, queue2, seen,
-                          fctr, bqueue)
-            rank = (np.int64(d) << 20) | (np.int64(depth[g]) << 12)
+                          fctr, bqueue, reach, rmark)
+            rank = (d << 20) | (np.int64(depth[g]) << 12)
             if best < 0 or rank < best_d:
                 best = g
                 best_d = rank

@@ -50,14 +50,40 @@ def naive_goal_depth(level):
     return {g: depth.get(g, top + 1) for g in level.goals}
 
 
-def naive_pull_out(level, filled, goal):
-    """Fewest pulls that bring a lone box from ``goal`` to a floor cell that is not a
-    goal, the boxes on the other ``filled`` goals in place and the player starting on
-    any free side; None when it cannot leave the goals."""
+def naive_box_reach(level, blocked, starts):
+    """The (box cell, player region) states a lone box reaches by pushes from a start
+    cell in ``starts`` (those not ``blocked``), the player starting on any free side;
+    a region is named by its smallest cell."""
+    todo = deque()
+    for b in starts - blocked:
+        for step in naive.DIRS.values():
+            side = naive.add(b, step)
+            if side not in blocked:
+                todo.append((b, min(naive.reachable(blocked, {b}, side))))
+    seen = set()
+    while todo:
+        box, name = todo.popleft()
+        if (box, name) in seen:
+            continue
+        seen.add((box, name))
+        region = naive.reachable(blocked, {box}, name)
+        for step in naive.DIRS.values():
+            behind, front = naive.add(box, step, -1), naive.add(box, step)
+            if behind in region and front not in blocked:
+                todo.append((front, min(naive.reachable(blocked, {front}, box))))
+    return seen
+
+
+def naive_pull_out(level, filled, goal, reach):
+    """How a lone box leaves ``goal`` by pulls, the boxes on the other ``filled`` goals
+    in place and the player starting on any free side: ``(1, pulls)`` for the fewest
+    pulls to a state off the goals in ``reach`` (:func:`naive_box_reach`), else ``(2,
+    pulls)`` for the fewest to any floor cell off the goals, else ``(3, 0)``."""
     blocked = level.walls | (filled - {goal})
     starts = [(goal, naive.add(goal, s)) for s in naive.DIRS.values()
               if naive.add(goal, s) not in blocked]
     seen = set()
+    found = (3, 0)
     todo = deque((box, player, 0) for box, player in starts)
     while todo:
         box, player, depth = todo.popleft()
@@ -71,22 +97,27 @@ def naive_pull_out(level, filled, goal):
             back = naive.add(side, step)
             if side in region and back not in blocked:
                 if side not in level.goals:
-                    return depth + 1
+                    if (side, min(naive.reachable(blocked, {side}, back))) in reach:
+                        return (1, depth + 1)
+                    found = min(found, (2, depth + 1))
                 todo.append((side, back, depth + 1))
-    return None
+    return found
 
 
 def naive_packing_order(level):
     """Take boxes out of the solved state one at a time, the one that leaves the goals
-    in the fewest pulls first (ties: shallower goal, then smaller cell index); the
-    packing order is the reverse."""
+    for a state a box from the start reaches in the fewest pulls first (then: the one
+    that leaves at all in the fewest; ties: shallower goal, then smaller cell index);
+    the packing order is the reverse."""
     depth = naive_goal_depth(level)
     filled = set(level.goals)
     out = []
     while filled:
+        reach = naive_box_reach(level, level.walls | filled, set(level.boxes))
+
         def rank(g):
-            d = naive_pull_out(level, frozenset(filled), g)
-            return (naive.INF if d is None else d, depth[g], g[1] * level.width + g[0])
+            return (*naive_pull_out(level, frozenset(filled), g, reach), depth[g],
+                    g[1] * level.width + g[0])
         best = min(filled, key=rank)
         out.append(best[1] * level.width + best[0])
         filled.remove(best)
@@ -104,7 +135,8 @@ def test_packing_order_matches_retrograde_reference(case):
     fws = FessWorkspace(ws)
     fws.sync()
     board = (walls, goals, None, None, None, level.width)
-    assert packing_order(board, ws, fws).tolist() == naive_packing_order(level)
+    boxes = np.flatnonzero(level.arrays()[2])
+    assert packing_order(board, ws, fws, boxes).tolist() == naive_packing_order(level)
     assert np.array_equal(ws.blk, walls)  # the kernel leaves its work array as it found it
 
 
@@ -118,9 +150,36 @@ def test_packing_order_fills_a_goal_room_from_the_back():
     ws = Workspace().ensure(walls.shape[0], 2, 16)
     fws = FessWorkspace(ws)
     fws.sync()
-    order = packing_order((walls, goals, None, None, None, level.width), ws, fws)
+    order = packing_order((walls, goals, None, None, None, level.width), ws, fws,
+                          np.flatnonzero(level.arrays()[2]))
     assert order.tolist() == [8, 9]  # the dead-end goal (1, 1) first
     assert order.tolist() == naive_packing_order(level)
+
+
+def test_packing_order_fills_a_goal_that_opens_onto_a_pocket_first():
+    """The goal (2, 3) lets its box out only upwards, into a pocket no box comes to
+    except through that goal: by pulls alone it would leave first (one pull) and be
+    filled last, when the goals around it have closed the way in."""
+    level = Level.from_xsb("\n".join([
+        "######",
+        "#    #",
+        "## ###",
+        "##.###",
+        "#....#",
+        "# $$ #",
+        "#$$ $#",
+        "#   @#",
+        "######"]))
+    walls, goals, boxes, _ = level.arrays()
+    ws = Workspace().ensure(walls.shape[0], 5, 16)
+    fws = FessWorkspace(ws)
+    fws.sync()
+    order = packing_order((walls, goals, None, None, None, level.width), ws, fws,
+                          np.flatnonzero(boxes))
+    assert order.tolist()[0] == 3 * level.width + 2
+    assert order.tolist() == naive_packing_order(level)
+    result = fess_solver().solve(level, optimal=False)
+    check_replay(level, result)
 
 
 # --------------------------------------------------------------------------- matching

@@ -55,6 +55,7 @@ class FessWorkspace:
             self.mqueue = np.zeros(4 * ws.cells, np.int32)
             self.path = np.zeros(4 * ws.cells + 1 + _f.MACRO_TRIES, np.int32)  # see _macro_route
             self.bqueue = np.zeros(4 * ws.cells, np.int64)
+            self.reach = np.zeros(4 * ws.cells, np.int64)
             self.cblk = np.zeros(ws.cells, np.uint8)
             self.cocc = np.zeros(ws.cells, np.uint8)
             self.cstamp = np.zeros(ws.cells, np.int64)
@@ -151,14 +152,15 @@ def fess_plan(board, order, ws):
     return link, room, pa, pb, inarea
 
 
-def packing_order(board, ws, fws):
-    """The goal cells in packing order, first to fill first
-    (:func:`levelforge.engine.sokoban_fess.packing_order`)."""
+def packing_order(board, ws, fws, box_cells):
+    """The goal cells in packing order, first to fill first, for boxes starting on
+    ``box_cells`` (:func:`levelforge.engine.sokoban_fess.packing_order`)."""
     walls, goals, width = board[0], board[1], board[5]
     goal_cells = np.flatnonzero(goals).astype(np.int32)
     order = np.zeros(goal_cells.shape[0], np.int32)
-    _f.packing_order(walls, goals, goal_cells, width, order, ws.blk, ws.stamp2, ws.ctr,
-                     ws.queue2, fws.mseen, fws.fctr, fws.bqueue, goal_depth(walls, goals, width))
+    _f.packing_order(walls, goals, goal_cells, np.asarray(box_cells, np.int32), width, order,
+                     ws.blk, ws.stamp2, ws.ctr, ws.queue2, fws.mseen, fws.fctr, fws.bqueue,
+                     goal_depth(walls, goals, width), fws.reach, fws.mqueue)
     return order
 
 
@@ -173,7 +175,7 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
     a = ws.search_arrays()
     corral = fws.corral_arrays(walls)
     with limit.watch(ws.ctr, _s.C_HALT):  # the kernels stop before an expansion
-        order = packing_order(board, ws, fws)
+        order = packing_order(board, ws, fws, box_cells)
         if limit.reason() is not None:  # the order is unfinished
             return _s.HALTED, 0, 0
         plan = fess_plan(board, order, ws)
