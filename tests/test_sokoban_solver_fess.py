@@ -124,20 +124,25 @@ def naive_packing_order(level):
     return out[::-1]
 
 
+def kernel_packing_order(level):
+    """The kernel's packing order of ``level`` (its start boxes as the sources)."""
+    walls, goals, boxes, _ = level.arrays()
+    ws = Workspace().ensure(walls.shape[0], len(level.goals), 16)
+    fws = FessWorkspace(ws)
+    fws.sync()
+    order = packing_order((walls, goals, None, None, None, level.width), ws, fws,
+                          np.flatnonzero(boxes))
+    assert np.array_equal(ws.blk, walls)  # the kernel leaves its work array as it found it
+    return order.tolist()
+
+
 @pytest.mark.parametrize("case", range(40))
 def test_packing_order_matches_retrograde_reference(case):
     rng = np.random.default_rng(7000 + case)
     level = random_level(rng, max_side=7, max_boxes=5, wall_p=0.15)
     if level is None:
         return
-    walls, goals, _, _ = level.arrays()
-    ws = Workspace().ensure(walls.shape[0], len(level.goals), 16)
-    fws = FessWorkspace(ws)
-    fws.sync()
-    board = (walls, goals, None, None, None, level.width)
-    boxes = np.flatnonzero(level.arrays()[2])
-    assert packing_order(board, ws, fws, boxes).tolist() == naive_packing_order(level)
-    assert np.array_equal(ws.blk, walls)  # the kernel leaves its work array as it found it
+    assert kernel_packing_order(level) == naive_packing_order(level)
 
 
 def test_packing_order_fills_a_goal_room_from_the_back():
@@ -146,14 +151,9 @@ def test_packing_order_fills_a_goal_room_from_the_back():
         "#..   #",
         "##$$ @#",
         "#######"]))
-    walls, goals, _, _ = level.arrays()
-    ws = Workspace().ensure(walls.shape[0], 2, 16)
-    fws = FessWorkspace(ws)
-    fws.sync()
-    order = packing_order((walls, goals, None, None, None, level.width), ws, fws,
-                          np.flatnonzero(level.arrays()[2]))
-    assert order.tolist() == [8, 9]  # the dead-end goal (1, 1) first
-    assert order.tolist() == naive_packing_order(level)
+    order = kernel_packing_order(level)
+    assert order == [8, 9]  # the dead-end goal (1, 1) first
+    assert order == naive_packing_order(level)
 
 
 def test_packing_order_fills_a_goal_that_opens_onto_a_pocket_first():
@@ -170,14 +170,9 @@ def test_packing_order_fills_a_goal_that_opens_onto_a_pocket_first():
         "#$$ $#",
         "#   @#",
         "######"]))
-    walls, goals, boxes, _ = level.arrays()
-    ws = Workspace().ensure(walls.shape[0], 5, 16)
-    fws = FessWorkspace(ws)
-    fws.sync()
-    order = packing_order((walls, goals, None, None, None, level.width), ws, fws,
-                          np.flatnonzero(boxes))
-    assert order.tolist()[0] == 3 * level.width + 2
-    assert order.tolist() == naive_packing_order(level)
+    order = kernel_packing_order(level)
+    assert order[0] == 3 * level.width + 2
+    assert order == naive_packing_order(level)
     result = fess_solver().solve(level, optimal=False)
     check_replay(level, result)
 
