@@ -72,6 +72,13 @@ _KEY_H = 26
 
 # --------------------------------------------------------------------------- packing order
 
+REACH_WORK = 50_000_000
+"""Most ``4 * floor cells**2 * goals`` (the worst case of the lone-box reach over all
+rounds of :func:`packing_order`, a few hundredths of a second) for which the packing
+order uses it; beyond (64x64 rooms: 20 s), a box counts as out on any floor off the
+goals."""
+
+
 @njit(cache=True, _nrt=False)
 def _box_reach(starts, blk, width, reach, mark, rqueue, stamp2, ctr, queue2):
     """Mark ``reach[4 * c + k] = mark`` for every cell ``c`` a lone box can be pushed to
@@ -167,7 +174,7 @@ def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bque
                 continue
             seen[s2] = mark
             if goals[p] == 0:
-                if reach[s2] == rmark:
+                if rmark < 0 or reach[s2] == rmark:
                     found = (np.int64(1) << 20) | (depth + 1)
                     break
                 if found >> 20 == 3:
@@ -185,7 +192,8 @@ def packing_order(walls, goals, goal_cells, box_cells, width, order, blk, stamp2
     YASS compute theirs): from the solved state, take out one box at a time, until none
     is left; the packing order is the reverse. The box taken out is the one that leaves
     the goals in the fewest pulls, with the others in place, for a state that a box
-    from the start (``box_cells``) can be pushed to (:func:`_box_reach`: a goal that
+    from the start (``box_cells``) can be pushed to (:func:`_box_reach`, up to
+    ``REACH_WORK``: a goal that
     only lets its box out into a pocket no box comes to must be filled before the goals
     around it close its way in); failing such a box, the one that leaves in the fewest
     pulls at all; failing that, the shallowest goal still filled. Ties: the shallower
@@ -193,20 +201,24 @@ def packing_order(walls, goals, goal_cells, box_cells, width, order, blk, stamp2
     cell. ``order`` receives the goal cells, first to fill first. Work arrays: ``blk``
     (uint8; left equal to ``walls``), ``stamp2``/``queue2`` (one slot per cell),
     ``seen``/``bqueue``/``reach``/``rqueue`` (four per cell). A set ``ctr[C_HALT]`` (a
-    time limit, a cancel) stops it with ``order`` unfinished: it can take 0.1 s on a
+    time limit, a cancel) stops it with ``order`` unfinished: it can take 0.2 s on a
     64x64 board with 128 boxes."""
     n = walls.shape[0]
     k = goal_cells.shape[0]
+    nfloor = 0
     for c in range(n):
         blk[c] = walls[c]
+        nfloor += 1 - walls[c]
     for i in range(k):
         blk[goal_cells[i]] = 1
     for r in range(k):
         if ctr[C_HALT] != 0:
             return
-        fctr[F_FILL] += 1
-        rmark = fctr[F_FILL]
-        _box_reach(box_cells, blk, width, reach, rmark, rqueue, stamp2, ctr, queue2)
+        rmark = np.int64(-1)  # every state counts (see REACH_WORK)
+        if 4.0 * nfloor * nfloor * k <= REACH_WORK:
+            fctr[F_FILL] += 1
+            rmark = fctr[F_FILL]
+            _box_reach(box_cells, blk, width, reach, rmark, rqueue, stamp2, ctr, queue2)
         best = -1
         best_d = np.int64(0)
         for i in range(k):
