@@ -618,6 +618,41 @@ def test_any_mode_packs_a_goal_room_deepest_goal_first():
     check_replay(level, result)
 
 
+def test_any_mode_gives_the_feature_space_search_its_share_of_the_time(monkeypatch):
+    """After the stages and the short backward probe, the feature-space search may run
+    until FESS_SHARE of the time left is spent, the backward search to the deadline;
+    without a deadline neither gets one. The searches are stand-ins that record the
+    deadlines they are handed; the clock of the split is frozen 3 s before a 9 s end."""
+    from levelforge.cancel import Limit
+    from levelforge.sokoban import packing
+
+    level = Level.from_xsb("######\n#@$ .#\n######")  # walled all round: no outside cells
+    walls, goals, boxes, player = level.arrays()
+    board = (walls, goals, None, None, None, level.width)
+    ctr = np.zeros(Ks.N_COUNTERS, np.int64)
+    for time_limit in (9.0, None):
+        limit = Limit(time_limit)
+        seen = []
+        if limit.deadline is not None:
+            monkeypatch.setattr(packing, "now_ns", lambda: limit.deadline - 3_000_000_000)
+
+        def run(name, status):
+            def stand_in(board, box_cells, player, cap, sub):
+                seen.append((name, sub.deadline))
+                return status, "R" if status == "solved" else None, 1, 1
+            return stand_in
+        out = packing.solve_any(None, run("fess", "limit"), run("backward", "solved"), ctr,
+                                board, np.flatnonzero(boxes), player, 1000, limit, None,
+                                stages=False)
+        assert out[0] == "solved" and out[2:4] == (2, 2)
+        if time_limit is None:
+            assert seen == [("fess", None), ("backward", None)]
+        else:
+            share = int(3_000_000_000 * packing.FESS_SHARE)
+            assert seen == [("fess", limit.deadline - 3_000_000_000 + share),
+                            ("backward", limit.deadline)]
+
+
 def test_hundred_boxes_on_a_64x64_board_load_and_search():
     rows = [[" "] * 62 for _ in range(62)]
     for y in range(10):

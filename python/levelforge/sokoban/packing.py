@@ -15,7 +15,7 @@ level, and all stages together store at most ``STAGE_NODES`` states: cheap where
 work, soon given up where a stage jams.
 
 When a stage fails, a short backward search over pulls (:data:`BACKWARD_FIRST` states)
-tries the level, then the feature-space search takes it from the start for half the
+tries the level, then the feature-space search takes it from the start for two thirds of the
 time left (or ``max_nodes`` states), then the backward search for the rest (or
 ``max_nodes`` states): played backwards, the boxes leave the goal rooms instead of
 packing them, so it solves levels whose goal rooms stall the forward searches. Only if
@@ -42,6 +42,9 @@ STAGE_WEIGHT = 2
 """Weight of the guide in a packing stage: best-first on ``g + 2 guide``."""
 STAGE_NODES = 20_000
 """Node cap of all packing stages together (at most ``max_nodes``)."""
+FESS_SHARE = 2 / 3
+"""Part of the time left that the feature-space search gets; the backward search has
+the rest."""
 BACKWARD_FIRST = 50_000
 """Node cap of the backward search's first, short run (before the feature-space
 search; a few tenths of a second)."""
@@ -105,12 +108,13 @@ def _play(solution, boxes, player, width):
     return player
 
 
-def _half(limit):
-    """``limit`` with its deadline moved to half the time left (itself without one)."""
+def _share(limit, part):
+    """``limit`` with its deadline moved to ``part`` of the time left (itself without
+    one)."""
     if limit.deadline is None:
         return limit
     now = now_ns()
-    return limit.until(now + (limit.deadline - now) // 2)
+    return limit.until(now + int((limit.deadline - now) * part))
 
 
 def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit, symtab,
@@ -151,8 +155,8 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
     ctr[_s.C_STAGE] = 0
     if stages and status == "solved":  # every stage: every goal holds a box
         return "solved", "".join(moves), nodes, expanded, False
-    # a short backward probe, then the feature-space search for half the time left and
-    # the backward search for the rest (not again once it has run out of states)
+    # a short backward probe, then the feature-space search for FESS_SHARE of the time
+    # left and the backward search for the rest (not again once it has run out of states)
     exhausted = False
     first = ((backward, min(cap, BACKWARD_FIRST)),) if stages else ()
     for run, most in (*first, (fess, cap), (backward, cap)):
@@ -160,7 +164,7 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
             break
         if run is backward and exhausted:
             continue
-        sub = limit if run is backward else _half(limit)
+        sub = limit if run is backward else _share(limit, FESS_SHARE)
         status, solution, n, e = run(board, box_cells, player, most, sub)
         nodes += n
         expanded += e
@@ -173,7 +177,7 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
         if limit.reason() is not None:
             return limit.reason(), None, nodes, expanded, False
         # weighted A* gets half the time left, A* (with symmetries) the rest
-        sub = limit if weight == 1 else _half(limit)
+        sub = limit if weight == 1 else _share(limit, 0.5)
         status, solution, n, e = search(board, box_cells, player, cap, weight,
                                         None if weight == 1 else plan,
                                         symtab if weight == 1 else None, sub)
