@@ -233,11 +233,16 @@ def test_a_worker_that_dies_is_replaced_and_its_request_answered():
         thread = threading.Thread(target=solve)
         thread.start()
         wait_until(lambda: status(url)["busy"] >= 1, 30, "the solve to start")
-        for w in list(app.state.pool.workers):  # as the kernel's OOM killer would
+        killed = list(app.state.pool.workers)
+        for w in killed:  # as the kernel's OOM killer would
             os.kill(w.proc.pid, signal.SIGKILL)
         thread.join(30)
         assert answers == [(503, {"error": "a worker process stopped during this request"})]
-        # the replacements start their kernels again: wait for them, not a fixed time
+        # every killed worker noticed and replaced (until then a call may still be sent
+        # to one whose end of pipe has not been read yet), then the replacements start
+        # their kernels again: wait for both, not a fixed time
+        wait_until(lambda: not set(killed) & set(list(app.state.pool.workers)), 30,
+                   "every killed worker to be replaced")
         wait_until(lambda: status(url)["ready"], 120, "the replaced workers")
         with Raw(url) as raw:
             code, level = raw.json("GET", "/api/sokoban/generate?seed=4")
