@@ -241,7 +241,7 @@ def test_a_worker_that_dies_is_replaced_and_its_request_answered():
         # every killed worker noticed and replaced (until then a call may still be sent
         # to one whose end of pipe has not been read yet), then the replacements start
         # their kernels again: wait for both, not a fixed time
-        wait_until(lambda: not set(killed) & set(list(app.state.pool.workers)), 30,
+        wait_until(lambda: not set(killed) & set(app.state.pool.workers), 30,
                    "every killed worker to be replaced")
         wait_until(lambda: status(url)["ready"], 120, "the replaced workers")
         with Raw(url) as raw:
