@@ -238,15 +238,50 @@ def test_a_worker_that_dies_is_replaced_and_its_request_answered():
             os.kill(w.proc.pid, signal.SIGKILL)
         thread.join(30)
         assert answers == [(503, {"error": "a worker process stopped during this request"})]
-        # every killed worker noticed and replaced (until then a call may still be sent
-        # to one whose end of pipe has not been read yet), then the replacements start
-        # their kernels again: wait for both, not a fixed time
+        # every killed worker noticed and replaced, then the replacements start their
+        # kernels again: wait for both, not a fixed time
         wait_until(lambda: not set(killed) & set(app.state.pool.workers), 30,
                    "every killed worker to be replaced")
         wait_until(lambda: status(url)["ready"], 120, "the replaced workers")
         with Raw(url) as raw:
             code, level = raw.json("GET", "/api/sokoban/generate?seed=4")
         assert code == 200 and level["seed"] == 4
+
+
+def test_a_call_is_never_handed_to_a_worker_whose_process_has_ended():
+    """The pool reads a dead worker's end of pipe only when its event loop gets to it;
+    a call dispatched before that (here: in the same step of the loop as the kill) goes
+    to a fresh worker, not to the dead one (which would answer 503)."""
+    import asyncio
+    import os
+    import signal
+
+    from levelforge.play.api import Call
+    from levelforge.play.pool import Pool
+
+    async def scenario():
+        pool = Pool(size=1)
+        pool.start()
+        try:
+            for _ in range(2400):  # the worker prepares every system's kernels first
+                if pool.workers[0].idle and len(pool.workers[0].warm) == 4:
+                    break
+                await asyncio.sleep(0.05)
+            dead = pool.workers[0]
+            assert dead.idle, "the worker did not get ready within two minutes"
+            os.kill(dead.proc.pid, signal.SIGKILL)
+            dead.proc.wait()  # ended, but nothing has read its end of pipe yet
+            gone = asyncio.get_running_loop().create_future()
+            path = "/api/sokoban/generate"
+            message = ("call", path, Call(path, (("seed", "4"),)), b"", None)
+            status, body, _ = await pool.run(path, message, "sokoban", False, 120, gone)
+            return dead, pool.workers, status, json.loads(body)
+        finally:
+            pool.close()
+
+    dead, workers, status, level = asyncio.run(scenario())
+    assert dead not in workers and len(workers) == 1
+    assert status == 200 and level["seed"] == 4
 
 
 def test_each_systems_warm_up_runs_its_pages_endpoints():

@@ -12,7 +12,8 @@ static files and other games keep answering while a solve runs, and Ctrl-C is se
   When the deadline passes all the same, or the client hangs up, the pool sets the
   token and gives the call :data:`GRACE` seconds to end; then it kills the worker (a
   Numba kernel step cannot be interrupted otherwise) and a fresh worker takes its
-  place.
+  place. A worker that dies otherwise is replaced as well: the call it was running
+  answers 503, and no call is handed to a worker whose process has already ended.
 - Long calls (solves, generators, hints) never take the last free worker: it stays for
   the quick ones (moves), so a game stays playable while another page solves.
 - At start-up the workers prepare every system's kernels in the background, the mines
@@ -244,6 +245,12 @@ class Pool:
             w.kill()
 
     def _dispatch(self):
+        # a worker whose process has ended but whose end of pipe the loop has not read
+        # yet (killed by the kernel's OOM killer, say) must not be handed a call: it
+        # would answer 503 though a fresh worker could run it
+        for w in [w for w in self.workers if w.proc.poll() is not None]:
+            self._died(w)  # replaces it and dispatches again
+            return
         for job in list(self.queue):
             w = self._worker_for(job)
             if w is not None:
