@@ -329,3 +329,19 @@ def test_huge_time_limits_mean_no_limit_and_keep_the_watchdog_alive():
     token = Cancel()
     threading.Timer(0.2, token.cancel).start()
     assert solve(BIG, time_limit=1e8, cancel=token).status == "cancelled"
+
+
+def test_a_shorter_limit_added_while_the_watchdog_sleeps_on_a_longer_one_fires():
+    """The watchdog is only woken when a new limit needs it sooner than it would wake:
+    a 0.05 s limit added while it sleeps on a 60 s one must still fire (within seconds,
+    not at the 60 s wake-up)."""
+    long_flags, short_flags = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    with Limit(60).watch(long_flags, 0):
+        time.sleep(0.05)  # the watchdog is asleep until the 60 s deadline
+        with Limit(0.05).watch(short_flags, 0):
+            for _ in range(1000):
+                if short_flags[0]:
+                    break
+                time.sleep(0.01)
+            assert short_flags[0] == 1
+        assert long_flags[0] == 0

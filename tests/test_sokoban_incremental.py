@@ -37,3 +37,24 @@ def test_incremental_matching_searches_exactly_as_the_fresh_one(optimal):
     # A* run too
     for level in _levels():
         assert _outcome(level, optimal, True) == _outcome(level, optimal, False)
+
+
+def test_by_default_the_matching_is_repaired_from_incremental_from_boxes_on(monkeypatch):
+    """The default (``_incremental`` None) solves children's matchings from scratch
+    below ``INCREMENTAL_FROM`` boxes, where that is cheaper, and repairs them from it
+    on; either way the search is the one above."""
+    from levelforge.sokoban import solver as S
+    seen = []
+    run = S._k.search_run
+
+    def spy(*args):
+        seen.append(args[-2] is not None)  # mw
+        return run(*args)
+
+    monkeypatch.setattr(S._k, "search_run", spy)
+    few = next(lv for lv in MICROBAN if 1 < len(lv.boxes) < S.INCREMENTAL_FROM)
+    many = next(lv for lv in MICROBAN if len(lv.boxes) >= S.INCREMENTAL_FROM)
+    for level, repaired in ((few, False), (many, True)):
+        seen.clear()
+        Solver(max_nodes=2_000).solve(level)
+        assert seen and set(seen) == {repaired}

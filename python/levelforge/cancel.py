@@ -206,6 +206,7 @@ class _Watchdog:
         self._entries = {}
         self._next = 0
         self._thread = None
+        self._until = None  # when the thread's current wait ends (ns; None: no end)
 
     def add(self, limit, fire):
         with self._cond:
@@ -215,7 +216,14 @@ class _Watchdog:
                 self._thread.start()
             self._next += 1
             self._entries[self._next] = (limit, fire)
-            self._cond.notify()
+            # wake the thread only when it would sleep past what the new entry needs:
+            # a solve adds a few entries, and each needless wake costs a thread switch
+            need = limit.deadline
+            if limit.cancel is not None:
+                poll = now_ns() + int(_POLL_S * 1e9)
+                need = poll if need is None else min(need, poll)
+            if need is not None and (self._until is None or need < self._until):
+                self._cond.notify()
             return self._next
 
     def remove(self, key):
@@ -242,6 +250,7 @@ class _Watchdog:
                     if limit.deadline is not None:
                         left = min(max(0.0, (limit.deadline - now) / 1e9), 60.0)
                         wait = left if wait is None else min(wait, left)
+                self._until = None if wait is None else now + int(wait * 1e9)
                 cond.wait(wait)
 
 

@@ -11,6 +11,8 @@ any solution (``optimal=False``), with a reusable workspace that grows with the 
 """
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +45,12 @@ DEFAULT_MAX_NODES = 1_000_000
 """Default cap on stored search states; reaching it returns status ``limit``."""
 MAX_NODES = 1 << 26
 """Largest accepted ``max_nodes``."""
+INCREMENTAL_FROM = 8
+"""Boxes from which the best-first searches repair each child's matching from its
+parent's instead of solving it from scratch. Measured (push-optimal kernel time, the
+same states either way; docs/figures/sokoban-solving.md): the repair costs 5-16% more
+with 2 to 6 boxes (Boxoban's 4: 15%) and saves 3-15% with 8 (XSokoban 38: 15%), 12-44%
+from 9 on."""
 PARTIAL_FROM = 1 << 21
 """Stored states from which a push-optimal search expands in part: a node stores only
 its children of ``f`` up to its own, and the ties of the open list go to the newest
@@ -252,6 +260,29 @@ def tunnel_cells(walls, goals, width, comp):
     return tun
 
 
+@functools.lru_cache(maxsize=64)
+def _isometries(width, height):
+    """The cell permutations and direction maps of the grid's isometries (those that
+    keep a ``width`` x ``height`` grid in place: all eight on a square one), the
+    identity first; computed once per shape (every solve asks for them)."""
+    n = width * height
+    x = np.arange(n) % width
+    y = np.arange(n) // width
+    out = []
+    for a, b, d, e in _ISOMETRIES:
+        if b != 0 and width != height:
+            continue
+        nx = a * x + b * y
+        ny = d * x + e * y
+        nx -= nx.min()
+        ny -= ny.min()
+        perm = ny * width + nx
+        perm.flags.writeable = False  # shared by every solve on this shape
+        out.append((perm, [_STEPS.index((a * sx + b * sy, d * sx + e * sy))
+                           for sx, sy in _STEPS]))
+    return tuple(out)
+
+
 def board_symmetries(walls, goals, width, height):
     """The symmetries of a board (isometries of the grid that map walls to walls and
     goals to goals) as the kernels' table: one row per symmetry (the identity first),
@@ -264,21 +295,11 @@ def board_symmetries(walls, goals, width, height):
     (8, 22)
     """
     n = width * height
-    x = np.arange(n) % width
-    y = np.arange(n) // width
     perms, dirs = [], []
-    for a, b, d, e in _ISOMETRIES:
-        if b != 0 and width != height:
-            continue
-        nx = a * x + b * y
-        ny = d * x + e * y
-        nx -= nx.min()
-        ny -= ny.min()
-        perm = ny * width + nx
-        if not (np.array_equal(walls[perm], walls) and np.array_equal(goals[perm], goals)):
-            continue
-        perms.append(perm)
-        dirs.append([_STEPS.index((a * sx + b * sy, d * sx + e * sy)) for sx, sy in _STEPS])
+    for perm, dmap in _isometries(width, height):
+        if np.array_equal(walls[perm], walls) and np.array_equal(goals[perm], goals):
+            perms.append(perm)
+            dirs.append(dmap)
     k = len(perms)
     if k == 1:
         return None
@@ -323,7 +344,9 @@ class Solver:
         self.workspace = Workspace()
         self._fess_ws = None  # the feature-space search's arrays, made on its first use
         self._stages = True  # optimal=False starts with the packing stages
-        self._incremental = True  # children's matchings repaired from the parent's (mw)
+        # children's matchings repaired from the parent's (mw): None from INCREMENTAL_FROM
+        # boxes on, True or False always or never (the tests and benchmarks compare them)
+        self._incremental = None
         self._pair_board = None  # pairs.pair_database's arguments in push-optimal solves
         self._target = None  # a solution window's target player cell (levelforge.sokoban.optimize)
         self._tun = None  # the board's tunnel cells (tunnel_cells)
@@ -334,6 +357,11 @@ class Solver:
         """Compile (or load from the cache) the kernels by solving a tiny level, and
         the table rebuild a search that outgrows its arrays calls."""
         self.solve(Level.from_xsb(_PLAIN))
+        saved, self._incremental = self._incremental, True  # many boxes' variant too
+        try:
+            self.solve(Level.from_xsb(_PLAIN))
+        finally:
+            self._incremental = saved
         spare = Workspace().ensure(16, 1, 4)
         spare.ctr[_s.C_NODES] = 4
         spare.ctr[_s.C_TEPOCH] = 1  # a running search's generation (empty slots hold 0)
@@ -449,6 +477,9 @@ class Solver:
         # goals filled: a box may stay in a tunnel) nor on symmetric boards (images)
         tun = self._tun if int(ws.ctr[_s.C_STAGE]) == 0 and symtab is None else None
         room = None if tun is None else _k.tunnel_room(int(box_cells.shape[0]), walls.shape[0])
+        incremental = self._incremental
+        if incremental is None:
+            incremental = box_cells.shape[0] >= INCREMENTAL_FROM
         # a push-optimal search expands in part from PARTIAL_FROM stored states on
         ws.ctr[_s.C_PARTIAL] = PARTIAL_FROM if weight == 1 else 0
         with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
@@ -468,7 +499,7 @@ class Solver:
                     # GROW (which depends on the workspace's history) ended a call
                     budget = min(_BUDGET, _pairs.AFTER - done)
                 status = _k.search_run(budget, *board, *ws.search_arrays(), plan, symtab,
-                                       pdb, ws.mw if self._incremental else None, tun)
+                                       pdb, ws.mw if incremental else None, tun)
         nodes = int(ws.ctr[_s.C_NODES])
         expanded = int(ws.ctr[_s.C_EXPANDED])
         if status != _s.SOLVED:
