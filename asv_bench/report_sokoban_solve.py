@@ -3,6 +3,7 @@ push-optimal; every solution replayed.
 
     python asv_bench/report_sokoban_solve.py --xsb XSokoban_90.xsb [--levels 1-10]
         [--mode any|optimal|both] [--limit 60] [--quick 10] [--nodes N] [--optimize]
+    python asv_bench/report_sokoban_solve.py --xsb OTHER.xsb --name "Microban II" ...
     python asv_bench/report_sokoban_solve.py --microban [--microban-limit 10]
 
 XSokoban (Thinking Rabbit's 90 levels) is not redistributable, so it is not bundled:
@@ -10,7 +11,8 @@ pass any "XSokoban" / "Original" 90-level XSB file. Each level is solved once wi
 ``time_limit=--limit``; the table counts the levels solved within ``--quick`` seconds
 and within the limit, the total, median and largest solve time, and the mean pushes of
 the solutions against the known push-optimal counts (the published ones below, and
-every level this run solves push-optimally).
+every level this run solves push-optimally). Any other XSB file (a Boxoban file reads as
+one) is measured the same way; ``--name`` labels its rows (default: the file's name).
 
 ``--nodes N`` measures without any clock: each solve is capped at ``max_nodes=N`` stored
 states and has no time limit, so the solved counts do not depend on the machine or its
@@ -18,6 +20,7 @@ load (times are printed but mean little then). ``--optimize`` spends the time le
 each any-mode solve on shortening its solution (``solve(..., optimize=True)``).
 """
 import argparse
+import os
 import statistics
 import sys
 
@@ -52,14 +55,23 @@ def run(levels, numbers, optimal, limit, nodes, optimize=False):
     return rows
 
 
+def _secs(x):
+    """A solve time for the table: milliseconds below a second.
+
+    >>> _secs(0.00041), _secs(2.5)
+    ('0.4 ms', '2.50 s')
+    """
+    return f"{x * 1000:.1f} ms" if x < 1 else f"{x:.2f} s"
+
+
 def row(name, numbers, rows, quick, optimum):
     """One table row: solved counts, times and pushes against the known optimum."""
     solved = [r for r in rows if r.solved]
     fast = sum(r.elapsed_ms <= quick * 1000 for r in solved)
     times = [r.elapsed_ms / 1000 for r in rows]
     st = [r.elapsed_ms / 1000 for r in solved]
-    med = f"{statistics.median(st):.2f}" if st else "-"
-    top = f"{max(st):.2f}" if st else "-"
+    med = _secs(statistics.median(st)) if st else "-"
+    top = _secs(max(st)) if st else "-"
     pairs = [(r.pushes, optimum[k]) for k, r in zip(numbers, rows) if r.solved and k in optimum]
     if pairs:
         excess = statistics.fmean(p / o - 1 for p, o in pairs) * 100
@@ -73,7 +85,8 @@ def row(name, numbers, rows, quick, optimum):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--xsb", help="the XSokoban 90 XSB file (not bundled)")
+    ap.add_argument("--xsb", help="the XSokoban 90 XSB file (not bundled), or another set")
+    ap.add_argument("--name", help="the set's name in the table (default: the file's name)")
     ap.add_argument("--levels", type=_numbers, default=None,
                     help="only these levels of --xsb, numbered from 1 (e.g. 1,5,11-20)")
     ap.add_argument("--mode", choices=("any", "optimal", "both"), default="both")
@@ -90,13 +103,16 @@ def main(argv=None):
     nodes = args.nodes or 50_000_000
     cap = f"max_nodes {args.nodes:,}, no time limit" if args.nodes else f"limit {args.limit:g} s"
     print(f"| set, mode ({cap}) | solved within {args.quick:g} s | solved | total s "
-          f"| median s (solved) | max s (solved) | mean pushes vs optimum (where known) |")
+          f"| median (solved) | max (solved) | mean pushes vs optimum (where known) |")
     print("|---|---|---|---|---|---|---|")
     if args.xsb:
         levels = load_xsb(args.xsb)
         numbers = args.levels or list(range(1, len(levels) + 1))
         chosen = [levels[k - 1] for k in numbers]
-        optimum = dict(KNOWN_OPTIMUM)
+        stem = os.path.splitext(os.path.basename(args.xsb))[0]
+        xsokoban = "xsokoban" in (args.name or stem).lower()
+        title = args.name or ("XSokoban" if xsokoban else stem)
+        optimum = dict(KNOWN_OPTIMUM) if xsokoban else {}  # the published counts
         modes = {"any": (False,), "optimal": (True,), "both": (True, False)}[args.mode]
         results = {}
         for optimal in modes:  # push-optimal first: its solutions extend the optimum table
@@ -105,7 +121,7 @@ def main(argv=None):
             if optimal:
                 optimum.update((k, r.pushes) for k, r in zip(numbers, rows) if r.solved)
         for optimal, rows in results.items():
-            name = f"XSokoban {len(numbers)}, {'push-optimal' if optimal else 'any'}"
+            name = f"{title} {len(numbers)}, {'push-optimal' if optimal else 'any'}"
             print(row(name, numbers, rows, args.quick, optimum), flush=True)
         for optimal, rows in results.items():
             missed = [k for k, r in zip(numbers, rows) if not r.solved]
