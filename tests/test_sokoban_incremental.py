@@ -58,3 +58,41 @@ def test_by_default_the_matching_is_repaired_from_incremental_from_boxes_on(monk
         seen.clear()
         Solver(max_nodes=2_000).solve(level)
         assert seen and set(seen) == {repaired}
+
+
+def _signatures():
+    """How many specialisations each kernel of ``levelforge.engine`` has loaded."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import levelforge.engine as engine
+    counts = {}
+    for info in pkgutil.iter_modules(engine.__path__):
+        module = importlib.import_module(f"levelforge.engine.{info.name}")
+        for name, obj in vars(module).items():
+            if isinstance(obj, CPUDispatcher):
+                counts[f"{info.name}.{name}"] = len(obj.signatures)
+    return counts
+
+
+def test_the_warm_ups_load_every_kernel_a_solve_of_few_or_many_boxes_needs():
+    """After the solver's warm-ups (what a first solve of each kind runs outside its
+    timing), no solve loads or compiles a kernel specialisation inside its timing:
+    neither with few boxes (the matching from scratch) nor with many (repaired), in
+    either mode, on a plain or a symmetric board."""
+    from levelforge.sokoban import solver as S
+    S._load_kernels()
+    S._load_any_kernels()
+    S._load_symmetric_kernels()
+    before = _signatures()
+    few = next(lv for lv in MICROBAN if 1 < len(lv.boxes) < S.INCREMENTAL_FROM)
+    many = MICROBAN[92]  # 8 boxes
+    symmetric = MICROBAN[143]  # 16 boxes, symmetric
+    assert len(many.boxes) >= S.INCREMENTAL_FROM <= len(symmetric.boxes)
+    for level in (few, many, symmetric):
+        for optimal in (True, False):
+            Solver(max_nodes=3_000).solve(level, optimal=optimal)
+    after = _signatures()
+    assert {k: v for k, v in after.items() if v != before.get(k)} == {}
