@@ -401,10 +401,10 @@ def _child_h(mw, symtab, matched, nbox_pool, base, nbox, pnorm, i, t, norm, comp
     """``(matching cost, matched)`` of the child where box ``i`` of the expanded state
     (boxes ``nbox_pool[base:base + nbox]``, player ``pnorm``) moved to ``t``, player
     ``norm``, its columns in ``hside``: repaired from the expanded state's matching in
-    ``mw`` (solved there first unless ``matched``) when ``mw`` is an array and there is
-    no ``symtab`` (a child's ``norm`` is then in the real board's frame), else solved
+    ``mw`` (solved there first unless ``matched``) when ``mw`` is a non-empty array and
+    there is no ``symtab`` (a child's ``norm`` is then in the real board's frame), else solved
     from scratch."""
-    if mw is not None and symtab is None:
+    if mw is not None and mw.shape[0] > 0 and symtab is None:
         n = dist.shape[1] // 4  # the board's cells
         if not matched:
             parent_matching(nbox_pool, base, nbox, np.int64(pnorm), compof, n, dist, mw,
@@ -433,7 +433,9 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     ``mw`` (int64, ``8 * (nbox + 1)`` slots) and no ``symtab``, the children's matching
     costs are repaired from the expanded state's
     (:func:`levelforge.engine.sokoban_match.child_matching`, ``O(n^2)`` a child instead of
-    ``O(n^3)``, the same costs); with None that code is not compiled. With tunnel
+    ``O(n^3)``, the same costs); an empty ``mw`` solves each from scratch in the same
+    specialisation (the solver picks by box count), and with None that code is not
+    compiled. With tunnel
     cells ``tun`` (uint8 per cell, :func:`levelforge.sokoban.fess.tunnel_cells`) and no
     ``symtab``, a push onto a tunnel cell goes on along the tunnel in one move
     (:func:`_tunnel`; push-optimality kept) and the pushes on the way are nodes outside

@@ -356,7 +356,7 @@ class Solver:
     def warm_up(self) -> Solver:
         """Compile (or load from the cache) the kernels by solving a tiny level, and
         the table rebuild a search that outgrows its arrays calls."""
-        _both_matchings(self, lambda: self.solve(Level.from_xsb(_PLAIN)))
+        self.solve(Level.from_xsb(_PLAIN))
         spare = Workspace().ensure(16, 1, 4)
         spare.ctr[_s.C_NODES] = 4
         spare.ctr[_s.C_TEPOCH] = 1  # a running search's generation (empty slots hold 0)
@@ -494,7 +494,7 @@ class Solver:
                     # GROW (which depends on the workspace's history) ended a call
                     budget = min(_BUDGET, _pairs.AFTER - done)
                 status = _k.search_run(budget, *board, *ws.search_arrays(), plan, symtab,
-                                       pdb, ws.mw if incremental else None, tun)
+                                       pdb, ws.mw if incremental else ws.mw[:0], tun)
         nodes = int(ws.ctr[_s.C_NODES])
         expanded = int(ws.ctr[_s.C_EXPANDED])
         if status != _s.SOLVED:
@@ -589,13 +589,11 @@ def _load_any_kernels():
     global _ANY_LOADED
     _ANY_LOADED = True
     solver = Solver(max_nodes=1000)
-    # the packing stages solve it (their best-first search, with either matching)
-    _both_matchings(solver, lambda: solver.solve(Level.from_xsb(_PLAIN), optimal=False))
+    solver.solve(Level.from_xsb(_PLAIN), optimal=False)  # the packing stages solve it
     solver._stages = False
     solver.solve(Level.from_xsb(_PLAIN), optimal=False)  # the feature-space search
     # every search to its cap, weighted A* and A* (with the tunnel cells) at the end
-    capped = Solver(max_nodes=2)
-    _both_matchings(capped, lambda: capped.solve(Level.from_xsb(_CAPPED), optimal=False))
+    Solver(max_nodes=2).solve(Level.from_xsb(_CAPPED), optimal=False)
     from ..engine.sokoban_fess import expansion_room
     expansion_room(1, 16)  # called from Python when the feature-space search grows
     from .backward import warm_up  # (imported here: see Solver._backward)
@@ -607,22 +605,7 @@ def _load_symmetric_kernels():
     (most boards have none, so most processes never compile it)."""
     global _SYMMETRIC_LOADED
     _SYMMETRIC_LOADED = True
-    solver = Solver(max_nodes=1000)
-    _both_matchings(solver, lambda: solver.solve(Level.from_xsb(_SYMMETRIC)))
-
-
-def _both_matchings(solver, run):
-    """``run()`` once with each of ``solver``'s matchings, from scratch and repaired
-    (see :data:`INCREMENTAL_FROM`), so that both specialisations of the search kernels
-    are loaded: a tiny warm-up level alone would pick the first, and a level of many
-    boxes would then compile the second inside its timing."""
-    saved = solver._incremental
-    try:
-        for incremental in (False, True):
-            solver._incremental = incremental
-            run()
-    finally:
-        solver._incremental = saved
+    Solver(max_nodes=1000).solve(Level.from_xsb(_SYMMETRIC))
 
 
 def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | None = None,
