@@ -194,6 +194,16 @@ class Limit:
             _WATCHDOG.remove(key)
 
 
+def _due(limit, now):
+    """When (ns) the watchdog must next look at ``limit``: its deadline, or sooner the
+    next poll of its token (set maybe by another process); None for never."""
+    due = limit.deadline
+    if limit.cancel is not None:
+        poll = now + int(_POLL_S * 1e9)
+        due = poll if due is None else min(due, poll)
+    return due
+
+
 class _Watchdog:
     """One daemon thread per process that sets the flags of the limits it watches."""
 
@@ -218,10 +228,7 @@ class _Watchdog:
             self._entries[self._next] = (limit, fire)
             # wake the thread only when it would sleep past what the new entry needs:
             # a solve adds a few entries, and each needless wake costs a thread switch
-            need = limit.deadline
-            if limit.cancel is not None:
-                poll = now_ns() + int(_POLL_S * 1e9)
-                need = poll if need is None else min(need, poll)
+            need = _due(limit, now_ns())
             if need is not None and (self._until is None or need < self._until):
                 self._cond.notify()
             return self._next
@@ -245,10 +252,9 @@ class _Watchdog:
                         del self._entries[key]
                         fire()
                         continue
-                    if limit.cancel is not None:
-                        wait = _POLL_S if wait is None else min(wait, _POLL_S)
-                    if limit.deadline is not None:
-                        left = min(max(0.0, (limit.deadline - now) / 1e9), 60.0)
+                    due = _due(limit, now)
+                    if due is not None:
+                        left = min(max(0.0, (due - now) / 1e9), 60.0)
                         wait = left if wait is None else min(wait, left)
                 self._until = None if wait is None else now + int(wait * 1e9)
                 cond.wait(wait)

@@ -248,8 +248,9 @@ class Pool:
         # a worker whose process has ended but whose end of pipe the loop has not read
         # yet (killed by the kernel's OOM killer, say) must not be handed a call: it
         # would answer 503 though a fresh worker could run it
-        for w in [w for w in self.workers if w.proc.poll() is not None]:
-            self._died(w)  # replaces it and dispatches again
+        dead = next((w for w in self.workers if w.proc.poll() is not None), None)
+        if dead is not None:
+            self._died(dead)  # replaces it and dispatches again
             return
         for job in list(self.queue):
             w = self._worker_for(job)

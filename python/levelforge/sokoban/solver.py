@@ -475,6 +475,7 @@ class Solver:
         incremental = self._incremental
         if incremental is None:
             incremental = box_cells.shape[0] >= INCREMENTAL_FROM
+        mw = ws.mw if incremental else ws.mw[:0]  # empty: each matching from scratch
         # a push-optimal search expands in part from PARTIAL_FROM stored states on
         ws.ctr[_s.C_PARTIAL] = PARTIAL_FROM if weight == 1 else 0
         with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
@@ -494,7 +495,7 @@ class Solver:
                     # GROW (which depends on the workspace's history) ended a call
                     budget = min(_BUDGET, _pairs.AFTER - done)
                 status = _k.search_run(budget, *board, *ws.search_arrays(), plan, symtab,
-                                       pdb, ws.mw if incremental else ws.mw[:0], tun)
+                                       pdb, mw, tun)
         nodes = int(ws.ctr[_s.C_NODES])
         expanded = int(ws.ctr[_s.C_EXPANDED])
         if status != _s.SOLVED:
