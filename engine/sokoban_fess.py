@@ -131,7 +131,8 @@ def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bque
     (``reach[4 * cell + side] == rmark``, see :func:`_box_reach`) off the goals; failing
     that ``(2 << 20) | pulls`` for the fewest that bring it to any floor cell that is
     not a goal (a pocket no box comes to: filling ``g`` last would need a box from
-    there); ``3 << 20`` if it cannot leave the goals. A breadth-first search over (box
+    there); ``3 << 20`` if it cannot leave the goals. Returned with the pocket: the
+    smallest cell such a fewest-pull state puts the box on (-1 when there is none). A breadth-first search over (box
     cell, player side) states, ``seen`` stamped with a fresh ``fctr[F_FILL]`` epoch; the
     player's sides around each box cell come from a flood fill (``stamp2``,
     ``ctr[C_FILL2]``)."""
@@ -148,6 +149,7 @@ def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bque
             tail += 1
     head = 0
     found = np.int64(3) << 20
+    pocket = -1
     while head < tail and found >> 20 > 1:
         # states come in rounds of equal pull counts: bqueue entries pack count * 4n
         st = bqueue[head]
@@ -179,15 +181,18 @@ def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bque
                     break
                 if found >> 20 == 3:
                     found = (np.int64(2) << 20) | (depth + 1)
+                    pocket = p
+                elif found >> 20 == 2 and (found & 0xFFFFF) == depth + 1 and p < pocket:
+                    pocket = p
             bqueue[tail] = (depth + 1) * 4 * n + s2
             tail += 1
     blk[g] = 1
-    return found
+    return found, pocket
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def packing_order(walls, goals, goal_cells, box_cells, width, order, blk, stamp2, ctr, queue2,
-                  seen, fctr, bqueue, depth, reach, rqueue):
+def packing_order(walls, goals, goal_cells, box_cells, width, order, pocket, blk, stamp2, ctr,
+                  queue2, seen, fctr, bqueue, depth, reach, rqueue):
     """The order in which to fill the goals, by retrograde analysis (as Festival and
     YASS compute theirs): from the solved state, take out one box at a time, until none
     is left; the packing order is the reverse. The box taken out is the one that leaves
@@ -198,7 +203,12 @@ def packing_order(walls, goals, goal_cells, box_cells, width, order, blk, stamp2
     around it close its way in); failing such a box, the one that leaves in the fewest
     pulls at all; failing that, the shallowest goal still filled. Ties: the shallower
     goal (``depth``: steps over goals to the nearest other floor), then the smaller
-    cell. ``order`` receives the goal cells, first to fill first. Work arrays: ``blk``
+    cell. ``order`` receives the goal cells, first to fill first, and ``pocket`` beside
+    each the pocket cell its box left into when that was the best there was (-1 for
+    the others, and -1 unless a lone box from the start reaches the pocket only through
+    that goal and no other goal leaves into it): such a goal is filled from its pocket,
+    where a box must be parked before the goals ahead of it close the way in. Work
+    arrays: ``blk``
     (uint8; left equal to ``walls``), ``stamp2``/``queue2`` (one slot per cell),
     ``seen``/``bqueue``/``reach``/``rqueue`` (four per cell). A set ``ctr[C_HALT]`` (a
     time limit, a cancel) stops it with ``order`` unfinished: it can take 0.2 s on a
@@ -221,18 +231,56 @@ def packing_order(walls, goals, goal_cells, box_cells, width, order, blk, stamp2
             _box_reach(box_cells, blk, width, reach, rmark, rqueue, stamp2, ctr, queue2)
         best = -1
         best_d = np.int64(0)
+        best_p = -1
         for i in range(k):
             g = goal_cells[i]
             if blk[g] == 0:
                 continue
-            d = _pull_out(np.int64(g), walls, goals, blk, width, stamp2, ctr, queue2, seen,
-                          fctr, bqueue, reach, rmark)
+            d, p = _pull_out(np.int64(g), walls, goals, blk, width, stamp2, ctr, queue2, seen,
+                             fctr, bqueue, reach, rmark)
             rank = (d << 20) | (np.int64(depth[g]) << 12)
             if best < 0 or rank < best_d:
                 best = g
                 best_d = rank
+                best_p = p if d >> 20 == 2 else -1
         order[k - 1 - r] = best
+        pocket[k - 1 - r] = best_p
         blk[best] = 0
+    # a pocket is a parking place when a lone box from the start reaches it with no goal
+    # filled, but not with its own goal blocked (only through that goal), and when no
+    # other goal leaves into it (one box parks there)
+    for i in range(k):
+        for j in range(i + 1, k):
+            if pocket[i] >= 0 and pocket[j] == pocket[i]:
+                pocket[j] = -2 - pocket[i]  # shared: marked, cleared below with pocket[i]
+    for i in range(k):
+        p = pocket[i]
+        if p < 0:
+            continue
+        for j in range(i + 1, k):
+            if pocket[j] == -2 - p:
+                pocket[i] = -1
+        if pocket[i] < 0:
+            continue
+        seen_free = _reaches(box_cells, p, blk, width, reach, rqueue, stamp2, ctr, queue2, fctr)
+        blk[order[i]] = 1
+        seen_shut = _reaches(box_cells, p, blk, width, reach, rqueue, stamp2, ctr, queue2, fctr)
+        blk[order[i]] = 0
+        if not seen_free or seen_shut:
+            pocket[i] = -1
+    for i in range(k):
+        pocket[i] = max(pocket[i], -1)
+
+
+@njit(cache=True, _nrt=False)
+def _reaches(box_cells, p, blk, width, reach, rqueue, stamp2, ctr, queue2, fctr):
+    """Whether a lone box from a start cell can be pushed onto ``p`` (``blk`` marks the
+    walls and the cells closed; see :func:`_box_reach`)."""
+    fctr[F_FILL] += 1
+    mark = fctr[F_FILL]
+    _box_reach(box_cells, blk, width, reach, mark, rqueue, stamp2, ctr, queue2)
+    return (reach[4 * p] == mark or reach[4 * p + 1] == mark or reach[4 * p + 2] == mark
+            or reach[4 * p + 3] == mark)
 
 
 # --------------------------------------------------------------------------- cells
@@ -320,10 +368,24 @@ def _cell_push(j, feat, w, h, ckey, cidx, croot, pkey, pchild, psib, fctr):
 # --------------------------------------------------------------------------- features
 
 @njit(cache=True, _nrt=False)
+def parking(v):
+    """An entry ``v`` of the packing order: ``(cell, goal)``, the cell to fill and, for
+    a parking entry (``v < 0``: ``-(cell << 16 | goal) - 1``, a box parked in the
+    pocket ``cell`` of ``goal``, see :func:`levelforge.sokoban.fess.packing_order`), the
+    goal whose box satisfies it too (-1 for a goal entry)."""
+    if v >= 0:
+        return np.int64(v), np.int64(-1)
+    w = np.int64(-v - 1)
+    return w >> 16, w & 0xFFFF
+
+
+@njit(cache=True, _nrt=False)
 def _packed(occ, order):
-    """Goals filled in packing order: the length of the filled prefix of ``order``."""
+    """Entries of the packing order filled: the length of its filled prefix (a parking
+    entry counts while its pocket or its goal holds a box)."""
     for i in range(order.shape[0]):
-        if occ[order[i]] == 0:
+        c, g = parking(order[i])
+        if occ[c] == 0 and (g < 0 or occ[g] == 0):
             return i
     return order.shape[0]
 
@@ -354,15 +416,17 @@ def _features(occ, blk, pool, base, nbox, player, order, floor, width, stamp3, f
 # --------------------------------------------------------------------------- packing macro
 
 @njit(cache=True, _nrt=False)
-def _source(b, sd, order, npacked, walls, occ, stamp, epoch):
-    """Whether the box on ``b`` can start a macro path with a push by ``sd``: not on
-    the first ``npacked`` goals of ``order``, its pushing side ``b - sd`` free and in
-    the player's region (``stamp == epoch``)."""
+def _source(b, sd, order, npacked, target, walls, occ, stamp, epoch):
+    """Whether the box on ``b`` can start a macro path onto ``target`` with a push by
+    ``sd``: not on the first ``npacked`` entries of ``order`` (a box parked in the
+    pocket of ``target`` excepted), its pushing side ``b - sd`` free and in the
+    player's region (``stamp == epoch``)."""
     pl = b - sd
     if walls[pl] or occ[pl] or stamp[pl] != epoch:
         return False
     for q in range(npacked):
-        if order[q] == b:
+        c, g = parking(order[q])
+        if c == b and g != target:
             return False
     return True
 
@@ -434,13 +498,14 @@ def _macro_path(target, order, npacked, occ, blk, walls, dead, compof, width, st
             if occ[pl]:
                 # the player's cell holds a box: the source itself, when its first two
                 # pushes both go in direction d (pl to src to c); any other box blocks
-                if occ[src] or not _source(pl, sd, order, npacked, walls, occ, stamp,
-                                           epoch):
+                if occ[src] or not _source(pl, sd, order, npacked, target, walls, occ,
+                                           stamp, epoch):
                     continue
                 path[0] = pl * 4 + d
                 return _path_from(s, src * 4 + d, 1, mnext, steps, path)
             if occ[src]:
-                if not _source(src, sd, order, npacked, walls, occ, stamp, epoch):
+                if not _source(src, sd, order, npacked, target, walls, occ, stamp,
+                               epoch):
                     continue
                 return _path_from(s, src * 4 + d, 0, mnext, steps, path)
             if dead[src]:
@@ -819,8 +884,8 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
     n = walls.shape[0]
     if npacked >= order.shape[0]:
         return RUNNING
-    target = order[npacked]
-    length, player = _macro_route(np.int64(target), order, npacked, occ, blk, walls, dead,
+    target, _ = parking(order[npacked])
+    length, player = _macro_route(target, order, npacked, occ, blk, walls, dead,
                                   compof, width, stamp, epoch, mseen, mnext, mqueue, fctr,
                                   path, np.int64(nplayer[u]), stamp2, ctr, queue2)
     if length == 0:

@@ -76,14 +76,15 @@ def naive_box_reach(level, blocked, starts):
 
 def naive_pull_out(level, filled, goal, reach):
     """How a lone box leaves ``goal`` by pulls, the boxes on the other ``filled`` goals
-    in place and the player starting on any free side: ``(1, pulls)`` for the fewest
-    pulls to a state off the goals in ``reach`` (:func:`naive_box_reach`), else ``(2,
-    pulls)`` for the fewest to any floor cell off the goals, else ``(3, 0)``."""
+    in place and the player starting on any free side: ``(1, pulls, None)`` for the
+    fewest pulls to a state off the goals in ``reach`` (:func:`naive_box_reach`), else
+    ``(2, pulls, pocket)`` for the fewest to any floor cell off the goals (the pocket:
+    the smallest such cell, by index), else ``(3, 0, None)``."""
     blocked = level.walls | (filled - {goal})
     starts = [(goal, naive.add(goal, s)) for s in naive.DIRS.values()
               if naive.add(goal, s) not in blocked]
     seen = set()
-    found = (3, 0)
+    found = (3, 0, None)
     todo = deque((box, player, 0) for box, player in starts)
     while todo:
         box, player, depth = todo.popleft()
@@ -97,9 +98,15 @@ def naive_pull_out(level, filled, goal, reach):
             back = naive.add(side, step)
             if side in region and back not in blocked:
                 if side not in level.goals:
-                    if (side, min(naive.reachable(blocked, {side}, back))) in reach:
-                        return (1, depth + 1)
-                    found = min(found, (2, depth + 1))
+                    # the states of ``reach`` name their regions with every filled
+                    # goal blocked, this one too
+                    shut = level.walls | filled
+                    if back not in shut and \
+                            (side, min(naive.reachable(shut, {side}, back))) in reach:
+                        return (1, depth + 1, None)
+                    index = side[1] * level.width + side[0]
+                    if found[0] == 3 or (found[1] == depth + 1 and index < found[2]):
+                        found = (2, depth + 1, index)
                 todo.append((side, back, depth + 1))
     return found
 
@@ -108,20 +115,37 @@ def naive_packing_order(level):
     """Take boxes out of the solved state one at a time, the one that leaves the goals
     for a state a box from the start reaches in the fewest pulls first (then: the one
     that leaves at all in the fewest; ties: shallower goal, then smaller cell index);
-    the packing order is the reverse."""
+    the packing order is the reverse. A goal whose box could only leave into a pocket
+    gets a parking entry in front of the order (``-(pocket << 16 | goal) - 1``) when a
+    lone box from the start reaches that pocket with no goal filled, never with that
+    goal blocked, and no other goal left into it."""
     depth = naive_goal_depth(level)
     filled = set(level.goals)
-    out = []
+    out, pockets = [], []
     while filled:
         reach = naive_box_reach(level, level.walls | filled, set(level.boxes))
 
         def rank(g):
-            return (*naive_pull_out(level, frozenset(filled), g, reach), depth[g],
-                    g[1] * level.width + g[0])
+            found = naive_pull_out(level, frozenset(filled), g, reach)
+            return (found[0], found[1], depth[g], g[1] * level.width + g[0], found[2])
         best = min(filled, key=rank)
         out.append(best[1] * level.width + best[0])
+        pockets.append(rank(best)[4])
         filled.remove(best)
-    return out[::-1]
+    out, pockets = out[::-1], pockets[::-1]
+
+    def reached(cell, blocked):
+        xy = (cell % level.width, cell // level.width)
+        return any(box == xy for box, _ in naive_box_reach(level, blocked, set(level.boxes)))
+
+    park = []
+    for goal, pocket in zip(out, pockets):
+        if pocket is None or pockets.count(pocket) > 1:
+            continue
+        shut = level.walls | {(goal % level.width, goal // level.width)}
+        if reached(pocket, level.walls) and not reached(pocket, shut):
+            park.append(-((pocket << 16 | goal) + 1))
+    return park + out
 
 
 def kernel_packing_order(level):
@@ -175,6 +199,40 @@ def test_packing_order_fills_a_goal_that_opens_onto_a_pocket_first():
     assert order == naive_packing_order(level)
     result = fess_solver().solve(level, optimal=False)
     check_replay(level, result)
+
+
+@pytest.mark.parametrize("seed", [10, 20, 21, 41, 82])
+def test_packing_order_parks_a_box_where_only_its_goal_leads(seed):
+    """Levels (found by a scan) where a goal's box can only leave into a pocket that
+    boxes reach through that goal alone: the order starts with a parking entry."""
+    level = random_level(np.random.default_rng(seed), max_side=8, max_boxes=6, wall_p=0.2)
+    order = kernel_packing_order(level)
+    assert min(order) < 0
+    assert order == naive_packing_order(level)
+
+
+@pytest.mark.parametrize("seed", [0, 4, 17, 41, 67])
+def test_feature_space_search_solves_levels_with_parking_entries(seed):
+    level = pulled_level(np.random.default_rng(seed), max_side=8, max_boxes=6, wall_p=0.2)
+    assert min(kernel_packing_order(level)) < 0
+    check_replay(level, fess_solver().solve(level, optimal=False))
+
+
+def test_a_parking_entry_counts_while_its_pocket_or_its_goal_holds_a_box():
+    from levelforge.engine.sokoban_fess import _packed, parking
+    pocket, goal, other = 5, 7, 9
+    order = np.array([-((pocket << 16 | goal) + 1), other, goal], np.int32)
+    assert parking(order[0]) == (pocket, goal) and parking(order[1]) == (other, -1)
+    occ = np.zeros(12, np.uint8)
+    assert _packed(occ, order) == 0
+    occ[pocket] = 1  # parked
+    assert _packed(occ, order) == 1
+    occ[other] = 1
+    assert _packed(occ, order) == 2
+    occ[pocket], occ[goal] = 0, 1  # the parked box went on to its goal
+    assert _packed(occ, order) == 3
+    occ[other] = 0
+    assert _packed(occ, order) == 1
 
 
 # --------------------------------------------------------------------------- matching

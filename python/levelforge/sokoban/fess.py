@@ -147,21 +147,36 @@ def fess_plan(board, order, ws):
     n = walls.shape[0]
     link, room, pa, pb = room_links(walls, width)
     inarea = np.zeros(max(order.shape[0], 1) * n, np.int32)
-    _ff.out_of_plan_areas(walls, order, width, ws.blk, np.zeros(n, np.int64), ws.queue2,
+    _ff.out_of_plan_areas(walls, order_cells(order), width, ws.blk, np.zeros(n, np.int64), ws.queue2,
                           inarea)
     return link, room, pa, pb, inarea
 
 
 def packing_order(board, ws, fws, box_cells):
-    """The goal cells in packing order, first to fill first, for boxes starting on
-    ``box_cells`` (:func:`levelforge.engine.sokoban_fess.packing_order`)."""
+    """The packing order for boxes starting on ``box_cells``, first to fill first: the
+    goal cells in the order of :func:`levelforge.engine.sokoban_fess.packing_order`,
+    after a parking entry for each goal that it fills from a pocket (one that a lone
+    box from the start can reach) (:func:`levelforge.engine.sokoban_fess.parking`): such a
+    box must be parked there before the goals filled ahead of that goal close the
+    pocket's way in. A parking entry counts as filled while its pocket or its goal
+    holds a box."""
     walls, goals, width = board[0], board[1], board[5]
     goal_cells = np.flatnonzero(goals).astype(np.int32)
     order = np.zeros(goal_cells.shape[0], np.int32)
+    pocket = np.full(goal_cells.shape[0], -1, np.int32)
     _f.packing_order(walls, goals, goal_cells, np.asarray(box_cells, np.int32), width, order,
-                     ws.blk, ws.stamp2, ws.ctr, ws.queue2, fws.mseen, fws.fctr, fws.bqueue,
+                     pocket, ws.blk, ws.stamp2, ws.ctr, ws.queue2, fws.mseen, fws.fctr, fws.bqueue,
                      goal_depth(walls, goals, width), fws.reach, fws.mqueue)
-    return order
+    park = [-((int(pocket[i]) << 16 | int(order[i])) + 1) for i in range(order.shape[0])
+            if pocket[i] >= 0]
+    if not park or walls.shape[0] > 0xFFFF:
+        return order
+    return np.array(park + order.tolist(), np.int32)
+
+
+def order_cells(order):
+    """The cell each entry of a packing order fills (a parking entry's pocket)."""
+    return np.where(order >= 0, order, (-order.astype(np.int64) - 1) >> 16).astype(np.int32)
 
 
 def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
