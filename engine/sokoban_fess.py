@@ -31,6 +31,7 @@ from .sokoban import (_child_norm, _entry, _region_min, _tunnel, _way, place_box
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_corral import corral_deadlock
 from .sokoban_deadlock import push_deadlock
+from .sokoban_fess_residual import residual_stuck
 from .sokoban_fess_features import (ADV_OUT_OF_PLAN, ADV_ROOMS, FEATURE_MAX, K_ADV, K_FEAT,
                                      K_FIELDS, K_FROM, K_H, K_HOT, K_LINKS, K_NODE, K_OOP,
                                      K_REACH, K_REG, advise, blocked_links, feature_key, hotspot,
@@ -47,7 +48,10 @@ F_CURSOR = 1   # the cell whose turn is next
 F_OPEN = 2     # open states in all cells
 F_FILL = 3     # flood-fill epoch of ``stamp3``
 F_MACROS = 4   # packing macros made
-N_FCOUNTERS = 5
+F_DEFER = 5    # the cell of deferred states (-1 until one is made)
+F_DEFERRED = 6  # open states in it
+N_FCOUNTERS = 7
+DEFER_KEY = np.int64(1) << 40  # the cell key of deferred states (no feature key is as large)
 
 # What the search uses of levelforge.engine.sokoban_fess_features, as measured on the
 # XSokoban 90 under a node cap (the feature-space search alone, asv_bench/report_fess.py;
@@ -362,6 +366,9 @@ def _cell_push(j, feat, w, h, ckey, cidx, croot, pkey, pchild, psib, fctr):
     _cell_insert(j, (np.int64(w) << _KEY_W) | (np.int64(h) << _KEY_H) | np.int64(j), cell,
                  croot, pkey, pchild, psib)
     fctr[F_OPEN] += 1
+    if feat == DEFER_KEY:
+        fctr[F_DEFER] = cell
+        fctr[F_DEFERRED] += 1
     return True
 
 
@@ -572,6 +579,8 @@ def fess_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     fctr[F_CURSOR] = 0
     fctr[F_OPEN] = 0
     fctr[F_MACROS] = 0
+    fctr[F_DEFER] = -1
+    fctr[F_DEFERRED] = 0
     for i in range(ckey.shape[0]):
         ckey[i] = -1
     bad = place_boxes(boxes, nbox, walls, goals, dead, occ, blk, wbox, tmp, width, fstack)
@@ -700,7 +709,7 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
              nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
              mseen, mnext, mqueue, path, mw,
              cblk, cocc, cstamp, cstamp2, cqueue, cpool, cplayer, ctable, cctr,
-             dkey, dnorm, dbox, dres, plan, rpar, kids, wcache, wwork, tun):
+             dkey, dnorm, dbox, dres, plan, rpar, kids, wcache, wwork, tun, res):
     """Continue the feature-space search for at most ``budget`` expansions. A state
     whose PI-corral's boxes alone can never reach goals
     (:func:`levelforge.engine.sokoban_corral.corral_deadlock`, work arrays ``cblk`` to
@@ -739,15 +748,18 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
         # the next cell with open states, in turn
         ncells = fctr[F_NCELLS]
         cell = fctr[F_CURSOR]
+        only_deferred = fctr[F_OPEN] == fctr[F_DEFERRED]
         for _ in range(ncells):
             if cell >= ncells:
                 cell = 0
-            if croot[cell] >= 0:
+            if croot[cell] >= 0 and (cell != fctr[F_DEFER] or only_deferred):
                 break
             cell += 1
         fctr[F_CURSOR] = cell + 1
         u = _cell_pop(cell, croot, pkey, pchild, psib)
         fctr[F_OPEN] -= 1
+        if cell == fctr[F_DEFER]:
+            fctr[F_DEFERRED] -= 1
         gu = np.int64(ng[u])
         if gu + n + 2 >= MAX_G:
             ctr[C_STATUS] = LIMIT
@@ -827,6 +839,10 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                                 fc, full, reach = _features(occ, blk, wbox, 0, nbox, norm, order,
                                                       floor, width, stamp3, fctr, queue2,
                                                       plan, rpar)
+                                if (fc & FEATURE_MAX) > (fu & FEATURE_MAX) and residual_stuck(
+                                        wbox, 0, nbox, fc & FEATURE_MAX, walls, order, width,
+                                        res):
+                                    fc = DEFER_KEY
                                 last = _way(u, b, s, d, extra, g1, nplayer, nparent, ng,
                                             nhash, nmove, ctr)
                                 j = _store_node(last, wbox, nbox, norm, bh, (e - s) * 4 + d,
@@ -858,7 +874,7 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                             ctr, stamp, epoch, stamp2, queue2, tmp, wbox, hu, hv, hp, hway,
                             hminv, hused, fstack, hside, compof, nw, pkey, pchild, psib,
                             ckey, cidx, croot, fctr, stamp3, order, floor, mseen, mnext,
-                            mqueue, path, mw, plan, rpar, wcache, wwork)
+                            mqueue, path, mw, plan, rpar, wcache, wwork, res)
         for i in range(nbox):
             c = nbox_pool[base + i]
             occ[c] = 0
@@ -874,7 +890,7 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
            nbox_pool, nplayer, nparent, ng, nhash, nmove, table, ctr, stamp, epoch,
            stamp2, queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack, hside,
            compof, nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
-           mseen, mnext, mqueue, path, mw, plan, rpar, wcache, wwork):
+           mseen, mnext, mqueue, path, mw, plan, rpar, wcache, wwork, res):
     """The packing advisor on the expanded node ``u`` (its boxes marked in ``occ`` and
     ``blk``, its region ``stamp == epoch``): push a box along a whole path onto the next
     goal of the packing order, a child of weight 0 (the pushes on the way are stored as
@@ -925,6 +941,9 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
                 else:
                     fc, _, _ = _features(occ, blk, wbox, 0, nbox, norm, order, floor, width,
                                       stamp3, fctr, queue2, plan, rpar)
+                    if residual_stuck(wbox, 0, nbox, fc & FEATURE_MAX, walls, order, width,
+                                      res):
+                        fc = DEFER_KEY
                     parent = u
                     g = np.int64(ng[u])
                     for q in range(length - 1):  # the pushes on the way

@@ -7,6 +7,7 @@ from ..engine import sokoban_corral as _c
 from ..engine import sokoban_state as _s
 from ..engine import sokoban_fess as _f
 from ..engine import sokoban_fess_features as _ff
+from ..engine import sokoban_fess_residual as _r
 from ..engine import sokoban_window as _w
 from .packing import goal_depth
 
@@ -179,6 +180,29 @@ def order_cells(order):
     return np.where(order >= 0, order, (-order.astype(np.int64) - 1) >> 16).astype(np.int32)
 
 
+def residual_arrays(board, order, ws):
+    """The residual test's tables and work arrays for a level and its packing order
+    (see :func:`levelforge.engine.sokoban_fess_residual.residual_stuck`); empty tables,
+    the test off, when they would pass ``BASIN_BYTES``."""
+    walls, goals = board[0], board[1]
+    n = walls.shape[0]
+    goal_cells = np.flatnonzero(goals).astype(np.int32)
+    ng = goal_cells.shape[0]
+    k = order.shape[0] + 1
+    size = k * ng * 4 * n
+    gidx = np.full(n, -1, np.int32)
+    gidx[goal_cells] = np.arange(ng, dtype=np.int32)
+    opos = np.full(ng, order.shape[0], np.int32)
+    for i, v in enumerate(order.tolist()):
+        if v >= 0:
+            opos[gidx[v]] = i
+    return (np.zeros(size if size <= _r.BASIN_BYTES else 0, np.uint8), np.zeros(k * ng, np.int8),
+            goal_cells, gidx, opos, np.zeros(ng, np.int32), np.zeros(max(ng, 1), np.int32),
+            np.zeros(ng, np.int64), np.zeros(ng, np.int32), np.zeros(max(ng, 1), np.int32),
+            np.zeros(n, np.uint8), np.zeros(n, np.int64), np.zeros(n, np.int32),
+            np.zeros(4 * n, np.int32), np.zeros(_r.N_RCOUNTERS, np.int64))
+
+
 def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
     """Run the feature-space search: ``(status, nodes, expanded)`` with the kernels'
     status codes (HALTED when ``limit``, a :class:`levelforge.cancel.Limit`, stopped it);
@@ -194,6 +218,7 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
         if limit.reason() is not None:  # the order is unfinished
             return _s.HALTED, 0, 0
         plan = fess_plan(board, order, ws)
+        res = residual_arrays(board, order, ws)
         rpar = np.zeros(max(int(plan[1].max()) + 1, 1), np.int32)
         status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
                                ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor, plan,
@@ -209,5 +234,5 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
             status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
                                  *fws.arrays(), order, floor, fws.mseen, fws.mnext,
                                  fws.mqueue, fws.path, ws.mw, *corral, plan, rpar,
-                                 fws.kids, fws.wcache, fws.wwork, tun)
+                                 fws.kids, fws.wcache, fws.wwork, tun, res)
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])

@@ -1,0 +1,149 @@
+"""The packing plan's residual test for the feature-space search
+(:mod:`levelforge.engine.sokoban_fess`): does a state that has just packed ``k``
+entries of the packing order leave a problem its other boxes can still finish?
+
+With the goals of the first ``k`` entries held by their boxes as if they were walls,
+every other box must be matched to one of the goals still empty, each to a goal it
+can reach by pushes as a lone box (other boxes ignored, the player on any side). A
+state where no such matching exists has packed goals with boxes that the rest of the
+plan needed (XSokoban 41: boxes from the top filled goals that the two boxes of the
+right-hand area could have filled, and the goal that only a box from the top can
+reach is left to them). The test is not a proof (the packed boxes could move again), so
+the search defers such states rather than dropping them.
+
+The goals each box can reach are tabulated per ``k`` and goal on first use
+(:func:`_basin`: every (cell, player side) state from which a lone box can be pushed
+onto that goal, by a breadth-first search of pulls back from it).
+"""
+import numpy as np
+from numba import njit
+
+from .grid import flood_fill
+
+# slots of ``rctr`` (int64[N_RCOUNTERS])
+R_FILL = 0    # flood-fill epoch of ``bstamp``
+R_SEEN = 1    # epoch of ``gseen`` (one per augmenting search)
+R_CHECKS = 2  # states tested
+R_STUCK = 3   # states found stuck
+N_RCOUNTERS = 4
+
+BASIN_BYTES = 64 << 20
+"""Most bytes of the per-``k`` tables (``(goals + 1) * goals * 4 * cells``); on larger
+boards the test is off."""
+
+
+@njit(cache=True, _nrt=False)
+def _basin(k, gi, walls, order, goal_cells, width, basin, bblk, bstamp, bqueue, bq4, rctr):
+    """Fill row ``gi`` of table ``k`` of ``basin``: ``basin[(k * G + gi) * 4 n + 4 c + s]
+    > 0`` when a lone box on cell ``c`` with the player on side ``s`` can be pushed onto
+    goal ``goal_cells[gi]``, the walls and the goals of the goal entries (``>= 0``) among
+    ``order[:k]`` blocked (a row of such a goal stays 0). A breadth-first search of
+    pulls back from the goal; 2 marks a state whose player region was filled."""
+    n = walls.shape[0]
+    ng = goal_cells.shape[0]
+    steps = (-width, -1, 1, width)
+    for c in range(n):
+        bblk[c] = walls[c]
+    for i in range(k):
+        if order[i] >= 0:
+            bblk[order[i]] = 1
+    g = goal_cells[gi]
+    if bblk[g]:
+        return
+    base = (k * ng + gi) * 4 * n
+    tail = 0
+    for s in range(4):
+        if bblk[g + steps[s]] == 0 and basin[base + 4 * g + s] == 0:
+            basin[base + 4 * g + s] = 1
+            bq4[tail] = 4 * g + s
+            tail += 1
+    head = 0
+    while head < tail:
+        st = bq4[head]
+        head += 1
+        if basin[base + st] == 2:
+            continue  # its region was filled from another side
+        c = st >> 2
+        bblk[c] = 1
+        rctr[R_FILL] += 1
+        ep = rctr[R_FILL]
+        flood_fill(bblk, width, np.int64(c + steps[st & 3]), bstamp, ep, bqueue)
+        bblk[c] = 0
+        for s2 in range(4):
+            p = c + steps[s2]
+            if bblk[p] or bstamp[p] != ep:
+                continue
+            basin[base + 4 * c + s2] = 2  # the same region: the same state, filled
+            # pull towards side s2: the box goes to p, the player to p + step
+            q = p + steps[s2]
+            if bblk[q] or basin[base + 4 * p + s2] != 0:
+                continue
+            basin[base + 4 * p + s2] = 1
+            bq4[tail] = 4 * p + s2
+            tail += 1
+
+
+@njit(cache=True, _nrt=False)
+def residual_stuck(pool, base, nbox, k, walls, order, width, res):
+    """Whether the boxes ``pool[base:base + nbox]`` cannot finish the plan once the first
+    ``k`` entries of ``order`` are packed (see the module doc). ``res`` holds the
+    level's tables and work arrays (:func:`levelforge.sokoban.fess.residual_arrays`):
+    ``(basin, bdone, goal_cells, gidx, opos, mg, mb, gseen, via, bq, bblk, bstamp,
+    bqueue, bq4, rctr)``; ``opos[gi]`` is the position of goal ``gi``'s entry in
+    ``order``, ``gidx[c]`` the goal index of cell ``c`` (-1 off the goals)."""
+    basin, bdone, goal_cells, gidx, opos, mg, mb, gseen, via, bq = res[:10]
+    bblk, bstamp, bqueue, bq4, rctr = res[10:]
+    if k <= 0 or basin.shape[0] == 0 or (k + 1) * goal_cells.shape[0] > bdone.shape[0]:
+        return False
+    n = walls.shape[0]
+    ng = goal_cells.shape[0]
+    rctr[R_CHECKS] += 1
+    for gi in range(ng):
+        mg[gi] = -1
+    for q in range(nbox):
+        gi = gidx[pool[base + q]]
+        if gi >= 0 and opos[gi] < k:
+            continue  # on a packed goal
+        # an augmenting path from box q (breadth-first over boxes)
+        mb[q] = -1
+        rctr[R_SEEN] += 1
+        ep = rctr[R_SEEN]
+        bq[0] = q
+        head = 0
+        tail = 1
+        found = -1
+        while head < tail and found < 0:
+            b = bq[head]
+            head += 1
+            off = k * ng * 4 * n + 4 * np.int64(pool[base + b])
+            for g2 in range(ng):
+                if opos[g2] < k or gseen[g2] == ep:
+                    continue
+                if bdone[k * ng + g2] == 0:  # this goal's row of table k, on first use
+                    _basin(k, g2, walls, order, goal_cells, width, basin, bblk, bstamp,
+                           bqueue, bq4, rctr)
+                    bdone[k * ng + g2] = 1
+                o = off + g2 * 4 * n
+                if basin[o] == 0 and basin[o + 1] == 0 and basin[o + 2] == 0 \
+                        and basin[o + 3] == 0:
+                    continue
+                gseen[g2] = ep
+                via[g2] = b
+                if mg[g2] < 0:
+                    found = g2
+                    break
+                bq[tail] = mg[g2]
+                tail += 1
+        if found < 0:
+            rctr[R_STUCK] += 1
+            return True
+        g2 = found
+        while True:
+            b = via[g2]
+            prev = mb[b]
+            mg[g2] = b
+            mb[b] = g2
+            if b == q:
+                break
+            g2 = prev
+    return False
