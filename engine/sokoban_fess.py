@@ -252,19 +252,19 @@ def packing_order(walls, goals, goal_cells, box_cells, width, order, pocket, blk
         blk[best] = 0
     # a pocket is a parking place when a lone box from the start reaches it with no goal
     # filled, but not with its own goal blocked (only through that goal), and when no
-    # other goal leaves into it (one box parks there)
+    # other goal leaves into it (one box parks there); ``bqueue`` counts, free by now
     for i in range(k):
-        for j in range(i + 1, k):
-            if pocket[i] >= 0 and pocket[j] == pocket[i]:
-                pocket[j] = -2 - pocket[i]  # shared: marked, cleared below with pocket[i]
+        if pocket[i] >= 0:
+            bqueue[pocket[i]] = 0
+    for i in range(k):
+        if pocket[i] >= 0:
+            bqueue[pocket[i]] += 1
     for i in range(k):
         p = pocket[i]
         if p < 0:
             continue
-        for j in range(i + 1, k):
-            if pocket[j] == -2 - p:
-                pocket[i] = -1
-        if pocket[i] < 0:
+        if bqueue[p] > 1 or ctr[C_HALT] != 0:
+            pocket[i] = -1
             continue
         seen_free = _reaches(box_cells, p, blk, width, reach, rqueue, stamp2, ctr, queue2, fctr)
         blk[order[i]] = 1
@@ -272,8 +272,6 @@ def packing_order(walls, goals, goal_cells, box_cells, width, order, pocket, blk
         blk[order[i]] = 0
         if not seen_free or seen_shut:
             pocket[i] = -1
-    for i in range(k):
-        pocket[i] = max(pocket[i], -1)
 
 
 @njit(cache=True, _nrt=False)
@@ -841,7 +839,7 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                                                       plan, rpar)
                                 if (fc & FEATURE_MAX) > (fu & FEATURE_MAX) and residual_stuck(
                                         wbox, 0, nbox, fc & FEATURE_MAX, walls, order, width,
-                                        res):
+                                        res, ctr):
                                     fc = DEFER_KEY
                                 last = _way(u, b, s, d, extra, g1, nplayer, nparent, ng,
                                             nhash, nmove, ctr)
@@ -942,7 +940,7 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
                     fc, _, _ = _features(occ, blk, wbox, 0, nbox, norm, order, floor, width,
                                       stamp3, fctr, queue2, plan, rpar)
                     if residual_stuck(wbox, 0, nbox, fc & FEATURE_MAX, walls, order, width,
-                                      res):
+                                      res, ctr):
                         fc = DEFER_KEY
                     parent = u
                     g = np.int64(ng[u])

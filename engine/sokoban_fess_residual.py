@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from .grid import flood_fill
+from .sokoban_state import C_HALT
 
 # slots of ``rctr`` (int64[N_RCOUNTERS])
 R_FILL = 0    # flood-fill epoch of ``bstamp``
@@ -33,12 +34,15 @@ boards the test is off."""
 
 
 @njit(cache=True, _nrt=False)
-def _basin(k, gi, walls, order, goal_cells, width, basin, bblk, bstamp, bqueue, bq4, rctr):
+def _basin(k, gi, walls, order, goal_cells, width, basin, bblk, bstamp, bqueue, bq4, rctr,
+           ctr):
     """Fill row ``gi`` of table ``k`` of ``basin``: ``basin[(k * G + gi) * 4 n + 4 c + s]
     > 0`` when a lone box on cell ``c`` with the player on side ``s`` can be pushed onto
     goal ``goal_cells[gi]``, the walls and the goals of the goal entries (``>= 0``) among
     ``order[:k]`` blocked (a row of such a goal stays 0). A breadth-first search of
-    pulls back from the goal; 2 marks a state whose player region was filled."""
+    pulls back from the goal; 2 marks a state whose player region was filled. Returns
+    False, the row left at 0, when ``ctr[C_HALT]`` is set on the way (a row of a 48x48
+    board takes a few hundredths of a second)."""
     n = walls.shape[0]
     ng = goal_cells.shape[0]
     steps = (-width, -1, 1, width)
@@ -49,7 +53,7 @@ def _basin(k, gi, walls, order, goal_cells, width, basin, bblk, bstamp, bqueue, 
             bblk[order[i]] = 1
     g = goal_cells[gi]
     if bblk[g]:
-        return
+        return True
     base = (k * ng + gi) * 4 * n
     tail = 0
     for s in range(4):
@@ -59,6 +63,10 @@ def _basin(k, gi, walls, order, goal_cells, width, basin, bblk, bstamp, bqueue, 
             tail += 1
     head = 0
     while head < tail:
+        if ctr[C_HALT] != 0:
+            for i in range(4 * n):
+                basin[base + i] = 0
+            return False
         st = bq4[head]
         head += 1
         if basin[base + st] == 2:
@@ -81,16 +89,19 @@ def _basin(k, gi, walls, order, goal_cells, width, basin, bblk, bstamp, bqueue, 
             basin[base + 4 * p + s2] = 1
             bq4[tail] = 4 * p + s2
             tail += 1
+    return True
 
 
 @njit(cache=True, _nrt=False)
-def residual_stuck(pool, base, nbox, k, walls, order, width, res):
+def residual_stuck(pool, base, nbox, k, walls, order, width, res, ctr):
     """Whether the boxes ``pool[base:base + nbox]`` cannot finish the plan once the first
     ``k`` entries of ``order`` are packed (see the module doc). ``res`` holds the
     level's tables and work arrays (:func:`levelforge.sokoban.fess.residual_arrays`):
     ``(basin, bdone, goal_cells, gidx, opos, mg, mb, gseen, via, bq, bblk, bstamp,
     bqueue, bq4, rctr)``; ``opos[gi]`` is the position of goal ``gi``'s entry in
-    ``order``, ``gidx[c]`` the goal index of cell ``c`` (-1 off the goals)."""
+    ``order``, ``gidx[c]`` the goal index of cell ``c`` (-1 off the goals). False when
+    ``ctr[C_HALT]`` stops a table's row on the way (the search stops before its next
+    expansion)."""
     basin, bdone, goal_cells, gidx, opos, mg, mb, gseen, via, bq = res[:10]
     bblk, bstamp, bqueue, bq4, rctr = res[10:]
     if k <= 0 or basin.shape[0] == 0 or (k + 1) * goal_cells.shape[0] > bdone.shape[0]:
@@ -120,8 +131,9 @@ def residual_stuck(pool, base, nbox, k, walls, order, width, res):
                 if opos[g2] < k or gseen[g2] == ep:
                     continue
                 if bdone[k * ng + g2] == 0:  # this goal's row of table k, on first use
-                    _basin(k, g2, walls, order, goal_cells, width, basin, bblk, bstamp,
-                           bqueue, bq4, rctr)
+                    if not _basin(k, g2, walls, order, goal_cells, width, basin, bblk,
+                                  bstamp, bqueue, bq4, rctr, ctr):
+                        return False
                     bdone[k * ng + g2] = 1
                 o = off + g2 * 4 * n
                 if basin[o] == 0 and basin[o + 1] == 0 and basin[o + 2] == 0 \

@@ -7,12 +7,16 @@ import numpy as np
 import pytest
 
 from levelforge.engine.sokoban_fess import _packed
+from levelforge.engine import sokoban_state as Ks
 from levelforge.engine.sokoban_fess_residual import residual_stuck
 from levelforge.sokoban.fess import FessWorkspace, packing_order, residual_arrays
 from levelforge.sokoban.solver import Workspace
 
 import naive_sokoban as naive
 from test_sokoban_solver import pulled_level, random_level
+
+
+CTR = np.zeros(Ks.N_COUNTERS, np.int64)  # the search's counters, no halt set
 
 
 def naive_reaches(box, blocked, goals):
@@ -96,7 +100,7 @@ def test_residual_test_matches_the_plain_python_matching(seed):
         if k == 0:
             continue
         pool = np.array(cells, np.int16)
-        kernel = residual_stuck(pool, 0, pool.shape[0], k, walls, order, w, res)
+        kernel = residual_stuck(pool, 0, pool.shape[0], k, walls, order, w, res, CTR)
         prefix = {(int(v) % w, int(v) // w) for v in order[:k] if v >= 0}
         boxes = [(c % w, c // w) for c in cells]
         assert kernel == naive_stuck(level, boxes, prefix), (seed, cells, k)
@@ -114,7 +118,7 @@ def test_the_sample_holds_stuck_and_free_states():
             if k:
                 pool = np.array(cells, np.int16)
                 verdicts.add(bool(residual_stuck(pool, 0, pool.shape[0], k, walls, order,
-                                                 level.width, res)))
+                                                 level.width, res, CTR)))
     assert verdicts == {True, False}
 
 
@@ -150,3 +154,26 @@ def test_deferred_states_keep_the_search_complete(seed, monkeypatch):
     else:
         assert result.status == "solved" and result.pushes >= expected
         check_replay(level, result)
+
+
+def test_a_set_halt_stops_a_table_row_and_leaves_it_to_be_made_again():
+    """A halt (time limit, cancel) stops the table's row being made: the verdict is
+    'not stuck', nothing is kept of the row, and the next test makes it whole."""
+    for seed in range(30):
+        got = states(seed)
+        if got is None:
+            continue
+        level, order, res, sample = got
+        stuck = [(cells, k, walls) for cells, k, walls in sample
+                 if k and residual_stuck(np.array(cells, np.int16), 0, len(cells), k, walls,
+                                         order, level.width, res, CTR)]
+        if stuck:
+            break
+    cells, k, walls = stuck[0]
+    _, order, res, _ = states(seed)  # fresh tables
+    pool = np.array(cells, np.int16)
+    halted = CTR.copy()
+    halted[Ks.C_HALT] = 1
+    assert not residual_stuck(pool, 0, len(cells), k, walls, order, level.width, res, halted)
+    assert not res[1].any() and not res[0].any()  # no row kept
+    assert residual_stuck(pool, 0, len(cells), k, walls, order, level.width, res, CTR)
