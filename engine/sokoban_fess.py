@@ -69,6 +69,7 @@ USE_OOP = False  # the out-of-plan feature in the cell key
 ADVISORS = 0  # the advisors (ADV_* bits) whose pushes are free; ADV_ROOMS: see above
 FREE_BETTER = True  # every push that packs a goal or joins regions is free too
 MACRO_TRIES = 3  # path searches of one packing macro (each bars the pushes that failed before)
+MACRO_BOXES = 3  # more boxes a packing macro tries while its state fails the residual test
 CELL_SLOTS = 1 << 15  # size of the cell table: at most CELL_SLOTS // 2 cells
 _KEY_W = 42  # heap key: weight << 42 | matching cost << 26 | node
 _KEY_H = 26
@@ -421,13 +422,17 @@ def _features(occ, blk, pool, base, nbox, player, order, floor, width, stamp3, f
 # --------------------------------------------------------------------------- packing macro
 
 @njit(cache=True, _nrt=False)
-def _source(b, sd, order, npacked, target, walls, occ, stamp, epoch):
+def _source(b, sd, order, npacked, target, walls, occ, stamp, epoch, mseen, mark):
     """Whether the box on ``b`` can start a macro path onto ``target`` with a push by
-    ``sd``: not on the first ``npacked`` entries of ``order`` (a box parked in the
-    pocket of ``target`` excepted), its pushing side ``b - sd`` free and in the
-    player's region (``stamp == epoch``)."""
+    ``sd``: not barred (all four of its pull-search states marked ``mark`` in
+    ``mseen``, see :func:`_macro_route`), not on the first ``npacked`` entries of
+    ``order`` (a box parked in the pocket of ``target`` excepted), its pushing side
+    ``b - sd`` free and in the player's region (``stamp == epoch``)."""
     pl = b - sd
     if walls[pl] or occ[pl] or stamp[pl] != epoch:
+        return False
+    if mseen[4 * b] == mark and mseen[4 * b + 1] == mark and mseen[4 * b + 2] == mark \
+            and mseen[4 * b + 3] == mark:
         return False
     for q in range(npacked):
         c, g = parking(order[q])
@@ -504,13 +509,13 @@ def _macro_path(target, order, npacked, occ, blk, walls, dead, compof, width, st
                 # the player's cell holds a box: the source itself, when its first two
                 # pushes both go in direction d (pl to src to c); any other box blocks
                 if occ[src] or not _source(pl, sd, order, npacked, target, walls, occ,
-                                           stamp, epoch):
+                                           stamp, epoch, mseen, mark):
                     continue
                 path[0] = pl * 4 + d
                 return _path_from(s, src * 4 + d, 1, mnext, steps, path)
             if occ[src]:
                 if not _source(src, sd, order, npacked, target, walls, occ, stamp,
-                               epoch):
+                               epoch, mseen, mark):
                     continue
                 return _path_from(s, src * 4 + d, 0, mnext, steps, path)
             if dead[src]:
@@ -899,9 +904,9 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
     if npacked >= order.shape[0]:
         return RUNNING
     target, _ = parking(order[npacked])
-    length, player = _macro_route(target, order, npacked, occ, blk, walls, dead,
-                                  compof, width, stamp, epoch, mseen, mnext, mqueue, fctr,
-                                  path, np.int64(nplayer[u]), stamp2, ctr, queue2)
+    length, player = _macro_choice(u, target, order, npacked, occ, blk, walls, dead, compof,
+                                   width, stamp, epoch, mseen, mnext, mqueue, fctr, path,
+                                   nplayer, stamp2, ctr, queue2, nbox, nbox_pool, wbox, res)
     if length == 0:
         return RUNNING
     first = path[0] >> 2
@@ -970,21 +975,63 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
 
 
 @njit(cache=True, _nrt=False)
+def _macro_choice(u, target, order, npacked, occ, blk, walls, dead, compof, width, stamp,
+                  epoch, mseen, mnext, mqueue, fctr, path, nplayer, stamp2, ctr, queue2, nbox,
+                  nbox_pool, wbox, res):
+    """The packing macro's route (:func:`_macro_route`, the same return) for the box
+    that fills ``target``: while the state it leaves fails the residual test
+    (:func:`levelforge.engine.sokoban_fess_residual.residual_stuck`: the box was one
+    the rest of the plan needs, or others are shut in by it), the next box the path
+    search finds, up to ``MACRO_BOXES`` more; when all fail, the first route."""
+    player = np.int64(nplayer[u])
+    end = path.shape[0] - 1
+    for tries in range(MACRO_BOXES + 1):
+        length, at = _macro_route(target, order, npacked, occ, blk, walls, dead, compof,
+                                  width, stamp, epoch, mseen, mnext, mqueue, fctr, path,
+                                  player, stamp2, ctr, queue2, tries)
+        if length == 0:
+            break
+        first = path[0] >> 2
+        k = 0
+        for j in range(nbox):
+            v = nbox_pool[u * nbox + j]
+            if v != first:
+                wbox[k] = v
+                k += 1
+        wbox[k] = path[length - 1] >> 2  # where the box ends (the order does not matter)
+        wbox[k] += (-width, -1, 1, width)[path[length - 1] & 3]
+        if tries == MACRO_BOXES or not residual_stuck(wbox, 0, nbox, _packed(occ, order),
+                                                      walls, order, width, res, ctr):
+            return length, at
+        _undo(path, length, occ, blk, width)
+        path[end - tries] = first  # barred from the next search on
+    if tries == 0:
+        return 0, player
+    return _macro_route(target, order, npacked, occ, blk, walls, dead, compof, width, stamp,
+                        epoch, mseen, mnext, mqueue, fctr, path, player, stamp2, ctr, queue2, 0)
+
+
+@njit(cache=True, _nrt=False)
 def _macro_route(target, order, npacked, occ, blk, walls, dead, compof, width, stamp, epoch,
-                 mseen, mnext, mqueue, fctr, path, player, stamp2, ctr, queue2):
+                 mseen, mnext, mqueue, fctr, path, player, stamp2, ctr, queue2, nboxes):
     """A packing macro's path onto ``target`` that holds with every box in place:
     ``(length, player cell)``, the pushes in ``path`` and played on ``occ`` and ``blk``
     (``(0, player)`` and nothing played when there is none). The path search
     (:func:`_macro_path`) lets the player walk as if the moving box were alone: when the
     replay finds a pushing side out of the player's reach, that push is barred and the
-    search runs again, at most ``MACRO_TRIES`` times. ``path`` holds ``4 n + 1 +
-    MACRO_TRIES`` entries (``n`` cells): a path has at most ``4 n + 1`` pushes, the barred
-    pushes are kept at its end."""
+    search runs again, at most ``MACRO_TRIES`` times. The boxes on the cells
+    ``path[-nboxes:]`` are barred as sources. ``path`` holds ``4 n + 1 + MACRO_TRIES +
+    MACRO_BOXES`` entries (``n`` cells): a path has at most ``4 n + 1`` pushes, the
+    barred pushes are kept past it, the barred boxes at its very end."""
     nbar = 0  # the pushes barred so far, kept past the path in ``path``
-    top = path.shape[0] - 1
+    top = path.shape[0] - 1 - MACRO_BOXES
     for attempt in range(MACRO_TRIES):
         for q in range(nbar):
             mseen[path[top - q]] = fctr[F_FILL] + 1  # the next search's mark
+        for q in range(nboxes):
+            b = path[path.shape[0] - 1 - q]
+            for k in range(4):
+                mseen[4 * b + k] = fctr[F_FILL] + 1
         length = _macro_path(target, order, npacked, occ, blk, walls, dead, compof, width,
                              stamp, epoch, mseen, mnext, mqueue, fctr, path)
         if length == 0:

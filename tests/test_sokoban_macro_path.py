@@ -10,7 +10,9 @@ after it leaves, as the kernel treated it before it let a straight start through
 the strict search does, only when the loose one does, and strictly more often than the
 strict one on boards with straight starts; every path it returns must replay as the
 kernel's walk allows. The route (``_macro_route``: the path search again while the real
-replay fails, the failed push barred) must replay with every box in place."""
+replay fails, the failed push barred) must replay with every box in place. The choice
+(``_macro_choice``) takes another box when the first one's packing strands a box the
+rest of the plan needs (the residual test)."""
 import numpy as np
 import pytest
 
@@ -84,7 +86,7 @@ def kernel_path(level, order, npacked, walls, dead, compof, route=False):
     stamp = np.zeros(n, np.int64)
     flood_fill(blk, np.int64(width), np.int64(cell(level.player)), stamp, np.int64(1),
                np.zeros(n, np.int32))
-    path = np.zeros(4 * n + 1 + Kf.MACRO_TRIES, np.int32)
+    path = np.zeros(4 * n + 1 + Kf.MACRO_TRIES + Kf.MACRO_BOXES, np.int32)
     korder = np.array([cell(c) for c in order], np.int32)
     work = (np.zeros(4 * n, np.int64), np.zeros(4 * n, np.int32), np.zeros(4 * n, np.int32),
             np.zeros(Kf.N_FCOUNTERS, np.int64), path)
@@ -93,7 +95,7 @@ def kernel_path(level, order, npacked, walls, dead, compof, route=False):
     if route:
         ctr = np.zeros(Ks.N_COUNTERS, np.int64)
         length, end = Kf._macro_route(*args, np.int64(cell(level.player)), np.zeros(n, np.int64),
-                                      ctr, np.zeros(n, np.int32))
+                                      ctr, np.zeros(n, np.int32), 0)
     else:
         length = Kf._macro_path(*args)
     pushes = [((int(p >> 2) % width, int(p >> 2) // width), STEPS[p & 3]) for p in path[:length]]
@@ -200,3 +202,66 @@ def test_macro_route_replays_with_every_box_and_finds_what_the_first_search_find
         firsts += first_holds
     assert routes >= firsts > 0
     assert routes > firsts or not crowded
+
+
+def choose(xsb, order_xy):
+    """The source box (x, y) of the first route and of the macro's choice onto the first
+    goal of ``order_xy`` on the level ``xsb`` (the player region from its player)."""
+    from levelforge.sokoban import Level
+    from levelforge.sokoban.fess import residual_arrays
+    from levelforge.sokoban.solver import Workspace
+    level = Level.from_xsb(xsb)
+    walls, goals, boxes, _ = level.arrays()
+    n, width = walls.shape[0], level.width
+    _, dead, compof = board_arrays(level)
+    cell = lambda c: c[1] * width + c[0]
+    order = np.array([cell(c) for c in order_xy], np.int32)
+    ws = Workspace().ensure(n, len(level.boxes), 16)
+    res = residual_arrays((walls, goals, None, None, None, width), order, ws)
+    out = []
+    for choice in (False, True):
+        occ = boxes.astype(np.uint8)
+        blk = (walls | occ).astype(np.uint8)
+        stamp = np.zeros(n, np.int64)
+        flood_fill(blk, np.int64(width), np.int64(cell(level.player)), stamp, np.int64(1),
+                   np.zeros(n, np.int32))
+        path = np.zeros(4 * n + 1 + Kf.MACRO_TRIES + Kf.MACRO_BOXES, np.int32)
+        work = (np.zeros(4 * n, np.int64), np.zeros(4 * n, np.int32), np.zeros(4 * n, np.int32),
+                np.zeros(Kf.N_FCOUNTERS, np.int64), path)
+        pool = np.flatnonzero(boxes).astype(np.int16)
+        ctr = np.zeros(Ks.N_COUNTERS, np.int64)
+        at = np.int64(cell(level.player))
+        if choice:
+            length, _ = Kf._macro_choice(
+                0, np.int64(order[0]), order, 0, occ, blk, walls, dead, compof,
+                np.int64(width), stamp, np.int64(1), *work, np.array([at], np.int32),
+                np.zeros(n, np.int64), ctr, np.zeros(n, np.int32), pool.shape[0], pool,
+                np.zeros(pool.shape[0], np.int16), res)
+        else:
+            length, _ = Kf._macro_route(
+                np.int64(order[0]), order, 0, occ, blk, walls, dead, compof, np.int64(width),
+                stamp, np.int64(1), *work, at, np.zeros(n, np.int64), ctr,
+                np.zeros(n, np.int32), 0)
+        assert length > 0
+        src = int(path[0] >> 2)
+        out.append((src % width, src // width))
+    return out
+
+
+def test_macro_choice_takes_the_box_that_leaves_the_plan_finishable():
+    # row 1: box Y, goal A, box X, goal B; A is filled first. Y only moves along row 1
+    # (walls above and below it), so when X fills A, Y can reach no goal: the choice
+    # takes Y, and X goes on to B. The mirror image swaps which box the path search
+    # meets first; in at least one of the two the first route is X's.
+    rows = ["##########",
+            "# $ . $ .#",
+            "#   @    #",
+            "##########"]
+    firsts = set()
+    for mirror in (False, True):
+        grid = [r[::-1] for r in rows] if mirror else rows
+        fx = (lambda x: 9 - x) if mirror else (lambda x: x)
+        first, chosen = choose("\n".join(grid), [(fx(4), 1), (fx(8), 1)])
+        assert chosen == (fx(2), 1)
+        firsts.add(first == (fx(6), 1))
+    assert True in firsts

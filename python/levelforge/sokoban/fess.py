@@ -54,7 +54,8 @@ class FessWorkspace:
             self.mseen = np.zeros(4 * ws.cells, np.int64)
             self.mnext = np.zeros(4 * ws.cells, np.int32)
             self.mqueue = np.zeros(4 * ws.cells, np.int32)
-            self.path = np.zeros(4 * ws.cells + 1 + _f.MACRO_TRIES, np.int32)  # see _macro_route
+            # see _macro_route: the path, then the barred pushes and boxes
+            self.path = np.zeros(4 * ws.cells + 1 + _f.MACRO_TRIES + _f.MACRO_BOXES, np.int32)
             self.bqueue = np.zeros(4 * ws.cells, np.int64)
             self.reach = np.zeros(4 * ws.cells, np.int64)
             self.cblk = np.zeros(ws.cells, np.uint8)
