@@ -1,6 +1,8 @@
-"""The feature-space search alone (no packing stages before it, no weighted A* after it)
-on XSokoban levels under a node cap: solved counts that do not depend on the machine
-or its load, for comparing versions of :mod:`levelforge.engine.sokoban_fess`.
+"""The feature-space search, then the backward search over pulls, each capped at the
+same node count (no packing stages before them, no weighted A* after them), on XSokoban
+levels: solved counts that do not depend on the machine or its load, for comparing
+versions of :mod:`levelforge.engine.sokoban_fess`. ``--forward-only`` leaves the backward
+search out (at 100,000 states it adds XSokoban 49 and 86 and most of the expansions).
 
     python asv_bench/report_fess.py --xsb XSokoban_90.xsb --levels 1-30 --nodes 50000
 
@@ -15,11 +17,14 @@ from levelforge.sokoban import Solver, load_xsb, replay
 from report_sokoban_solve import _numbers
 
 
-def fess_only(nodes):
-    """A solver whose ``optimal=False`` runs the feature-space search and nothing else."""
+def fess_only(nodes, backward=True):
+    """A solver whose ``optimal=False`` runs the feature-space search, then (``backward``)
+    the backward search, and nothing else."""
     solver = Solver(max_nodes=nodes).warm_up()
     solver._stages = False
     solver._search = lambda *args: ("limit", None, 0, 0)  # no whole-level A* after it
+    if not backward:
+        solver._backward = lambda *args: ("limit", None, 0, 0)
     return solver
 
 
@@ -28,10 +33,12 @@ def main(argv=None):
     ap.add_argument("--xsb", required=True, help="the XSokoban 90 XSB file (not bundled)")
     ap.add_argument("--levels", type=_numbers, default=None, help="e.g. 1,5,11-20")
     ap.add_argument("--nodes", type=int, default=50_000, help="stored states per level")
+    ap.add_argument("--forward-only", action="store_true",
+                    help="the feature-space search without the backward search after it")
     args = ap.parse_args(argv)
     levels = load_xsb(args.xsb)
     numbers = args.levels or list(range(1, len(levels) + 1))
-    solver = fess_only(args.nodes)
+    solver = fess_only(args.nodes, backward=not args.forward_only)
     solved, expanded = [], 0
     for k in numbers:
         r = solver.solve(levels[k - 1], optimal=False)
