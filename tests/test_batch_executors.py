@@ -16,7 +16,7 @@ import pytest
 from levelforge.batch.executors import open_executor, parse_config
 from levelforge.errors import ConfigError
 
-from test_batch_signals import _alive, _children, _wait_for, linux_only
+from test_batch_signals import _alive, _children, _wait_for, linux_only, sigint_default
 
 
 @linux_only
@@ -50,7 +50,8 @@ def test_ctrl_c_on_a_defense_probe_exits_at_once_and_leaves_no_worker(tmp_path):
     out = tmp_path / "campaign.json"
     proc = subprocess.Popen([sys.executable, "-m", "levelforge", "defense", "probe",
                              "campaign", "--workers", "2", "--no-progress", "-o", str(out)],
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=sigint_default)
     try:
         _wait_for(lambda: len(_children(proc.pid)) >= 2 or proc.poll() is not None, 120)
         workers = _children(proc.pid)

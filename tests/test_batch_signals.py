@@ -50,6 +50,13 @@ def _lines(path):
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
+def sigint_default():
+    """``preexec_fn`` of a child that a test stops with SIGINT: Python turns SIGINT into
+    KeyboardInterrupt only when it is not ignored at startup, and a shell that runs the
+    tests in the background (``nohup``, ``&``) ignores it for all its children."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _wait_for(condition, timeout=120.0):
     deadline = time.monotonic() + timeout
     while not condition():

@@ -28,6 +28,7 @@ from levelforge.sokoban import Generator, Level, Solver, collections, generate, 
 from levelforge.symmetry import generate as symmetry_generate
 
 from rooms import room, warm_up
+from test_batch_signals import sigint_default
 
 MICROBAN = collections.load("microban")
 # push-optimal lengths of Microban 1-12, as the solver found them before this change
@@ -302,7 +303,8 @@ def test_ctrl_c_cancels_a_long_cli_solve(warm, tmp_path):
     path = tmp_path / "big.xsb"
     path.write_text(BIG.to_xsb())
     proc = subprocess.Popen([sys.executable, "-m", "levelforge", "sokoban", "solve", str(path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_default)
     try:
         # the search runs in a worker thread under the watchdog: wait for both threads
         deadline = time.monotonic() + 120
