@@ -137,10 +137,10 @@ def _pull_out(g, walls, goals, blk, width, stamp2, ctr, queue2, seen, fctr, bque
     that ``(2 << 20) | pulls`` for the fewest that bring it to any floor cell that is
     not a goal (a pocket no box comes to: filling ``g`` last would need a box from
     there); ``3 << 20`` if it cannot leave the goals. Returned with the pocket: the
-    smallest cell such a fewest-pull state puts the box on (-1 when there is none). A breadth-first search over (box
-    cell, player side) states, ``seen`` stamped with a fresh ``fctr[F_FILL]`` epoch; the
-    player's sides around each box cell come from a flood fill (``stamp2``,
-    ``ctr[C_FILL2]``)."""
+    smallest cell such a fewest-pull state puts the box on (-1 when there is none). A
+    breadth-first search over (box cell, player side) states, ``seen`` stamped with a
+    fresh ``fctr[F_FILL]`` epoch; the player's sides around each box cell come from a
+    flood fill (``stamp2``, ``ctr[C_FILL2]``)."""
     steps = (-width, -1, 1, width)
     n = walls.shape[0]
     blk[g] = 0
@@ -904,9 +904,10 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
     if npacked >= order.shape[0]:
         return RUNNING
     target, _ = parking(order[npacked])
-    length, player = _macro_choice(u, target, order, npacked, occ, blk, walls, dead, compof,
-                                   width, stamp, epoch, mseen, mnext, mqueue, fctr, path,
-                                   nplayer, stamp2, ctr, queue2, nbox, nbox_pool, wbox, res)
+    length, player, stuck = _macro_choice(u, target, order, npacked, occ, blk, walls, dead,
+                                          compof, width, stamp, epoch, mseen, mnext, mqueue,
+                                          fctr, path, nplayer, stamp2, ctr, queue2, nbox,
+                                          nbox_pool, wbox, res)
     if length == 0:
         return RUNNING
     first = path[0] >> 2
@@ -915,17 +916,7 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
     if frozen_state(last, walls, occ, dead, goals, tmp, width, fstack) != 2 \
             and not push_deadlock(last, player, walls, goals, occ, dead, width, tmp, fstack,
                                   stamp3, fctr, F_FILL, queue2, wcache, wwork):
-        k = 0
-        for j in range(nbox):
-            v = nbox_pool[u * nbox + j]
-            if v != first:
-                wbox[k] = v
-                k += 1
-        k = nbox - 1
-        while k > 0 and wbox[k - 1] > last:
-            wbox[k] = wbox[k - 1]
-            k -= 1
-        wbox[k] = last
+        _moved(nbox_pool, u, nbox, first, last, wbox)
         norm = _region_min(blk, width, player, stamp2, ctr, C_FILL2, queue2)
         bh = nhash[u] ^ zob[0, first] ^ zob[0, last]
         key = bh ^ zob[1, norm]
@@ -944,8 +935,7 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
                 else:
                     fc, _, _ = _features(occ, blk, wbox, 0, nbox, norm, order, floor, width,
                                       stamp3, fctr, queue2, plan, rpar)
-                    if residual_stuck(wbox, 0, nbox, fc & FEATURE_MAX, walls, order, width,
-                                      res, ctr):
+                    if stuck:
                         fc = DEFER_KEY
                     parent = u
                     g = np.int64(ng[u])
@@ -975,14 +965,33 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
 
 
 @njit(cache=True, _nrt=False)
+def _moved(nbox_pool, u, nbox, first, last, wbox):
+    """Write into ``wbox`` the boxes of node ``u``, sorted, with the one on ``first``
+    moved to ``last``."""
+    k = 0
+    for j in range(nbox):
+        v = nbox_pool[u * nbox + j]
+        if v != first:
+            wbox[k] = v
+            k += 1
+    k = nbox - 1
+    while k > 0 and wbox[k - 1] > last:
+        wbox[k] = wbox[k - 1]
+        k -= 1
+    wbox[k] = last
+
+
+@njit(cache=True, _nrt=False)
 def _macro_choice(u, target, order, npacked, occ, blk, walls, dead, compof, width, stamp,
                   epoch, mseen, mnext, mqueue, fctr, path, nplayer, stamp2, ctr, queue2, nbox,
                   nbox_pool, wbox, res):
-    """The packing macro's route (:func:`_macro_route`, the same return) for the box
-    that fills ``target``: while the state it leaves fails the residual test
+    """The packing macro's route for the box that fills ``target``: ``(length, player
+    cell, stuck)``, the first two as :func:`_macro_route` returns them. While the state
+    it leaves fails the residual test
     (:func:`levelforge.engine.sokoban_fess_residual.residual_stuck`: the box was one
     the rest of the plan needs, or others are shut in by it), the next box the path
-    search finds, up to ``MACRO_BOXES`` more; when all fail, the first route."""
+    search finds, up to ``MACRO_BOXES`` more; when all fail, the first route, ``stuck``
+    True (its state is deferred)."""
     player = np.int64(nplayer[u])
     end = path.shape[0] - 1
     for tries in range(MACRO_BOXES + 1):
@@ -992,23 +1001,20 @@ def _macro_choice(u, target, order, npacked, occ, blk, walls, dead, compof, widt
         if length == 0:
             break
         first = path[0] >> 2
-        k = 0
-        for j in range(nbox):
-            v = nbox_pool[u * nbox + j]
-            if v != first:
-                wbox[k] = v
-                k += 1
-        wbox[k] = path[length - 1] >> 2  # where the box ends (the order does not matter)
-        wbox[k] += (-width, -1, 1, width)[path[length - 1] & 3]
-        if tries == MACRO_BOXES or not residual_stuck(wbox, 0, nbox, _packed(occ, order),
-                                                      walls, order, width, res, ctr):
-            return length, at
+        last = np.int64(path[length - 1] >> 2) + (-width, -1, 1, width)[path[length - 1] & 3]
+        _moved(nbox_pool, u, nbox, first, last, wbox)
+        stuck = residual_stuck(wbox, 0, nbox, _packed(occ, order), walls, order, width, res,
+                               ctr)
+        if tries == MACRO_BOXES or not stuck:
+            return length, at, stuck
         _undo(path, length, occ, blk, width)
         path[end - tries] = first  # barred from the next search on
     if tries == 0:
-        return 0, player
-    return _macro_route(target, order, npacked, occ, blk, walls, dead, compof, width, stamp,
-                        epoch, mseen, mnext, mqueue, fctr, path, player, stamp2, ctr, queue2, 0)
+        return 0, player, False
+    length, at = _macro_route(target, order, npacked, occ, blk, walls, dead, compof, width,
+                              stamp, epoch, mseen, mnext, mqueue, fctr, path, player, stamp2,
+                              ctr, queue2, 0)
+    return length, at, True
 
 
 @njit(cache=True, _nrt=False)

@@ -232,7 +232,7 @@ def choose(xsb, order_xy):
         ctr = np.zeros(Ks.N_COUNTERS, np.int64)
         at = np.int64(cell(level.player))
         if choice:
-            length, _ = Kf._macro_choice(
+            length, _, _ = Kf._macro_choice(
                 0, np.int64(order[0]), order, 0, occ, blk, walls, dead, compof,
                 np.int64(width), stamp, np.int64(1), *work, np.array([at], np.int32),
                 np.zeros(n, np.int64), ctr, np.zeros(n, np.int32), pool.shape[0], pool,

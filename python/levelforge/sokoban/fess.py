@@ -149,8 +149,8 @@ def fess_plan(board, order, ws):
     n = walls.shape[0]
     link, room, pa, pb = room_links(walls, width)
     inarea = np.zeros(max(order.shape[0], 1) * n, np.int32)
-    _ff.out_of_plan_areas(walls, order_cells(order), width, ws.blk, np.zeros(n, np.int64), ws.queue2,
-                          inarea)
+    _ff.out_of_plan_areas(walls, order_cells(order), width, ws.blk, np.zeros(n, np.int64),
+                          ws.queue2, inarea)
     return link, room, pa, pb, inarea
 
 
@@ -167,8 +167,8 @@ def packing_order(board, ws, fws, box_cells):
     order = np.zeros(goal_cells.shape[0], np.int32)
     pocket = np.full(goal_cells.shape[0], -1, np.int32)
     _f.packing_order(walls, goals, goal_cells, np.asarray(box_cells, np.int32), width, order,
-                     pocket, ws.blk, ws.stamp2, ws.ctr, ws.queue2, fws.mseen, fws.fctr, fws.bqueue,
-                     goal_depth(walls, goals, width), fws.reach, fws.mqueue)
+                     pocket, ws.blk, ws.stamp2, ws.ctr, ws.queue2, fws.mseen, fws.fctr,
+                     fws.bqueue, goal_depth(walls, goals, width), fws.reach, fws.mqueue)
     park = [-((int(pocket[i]) << 16 | int(order[i])) + 1) for i in range(order.shape[0])
             if pocket[i] >= 0]
     if not park or walls.shape[0] > 0xFFFF:
