@@ -16,7 +16,8 @@ work, soon given up where a stage jams.
 
 When a stage fails, a short backward search over pulls (:data:`BACKWARD_FIRST` states)
 tries the level, then the feature-space search takes it from the start for two thirds of the
-time left (or ``max_nodes`` states), then the backward search for the rest (or
+time left, or all but :data:`BACKWARD_MOST` seconds of it when that is more (or ``max_nodes``
+states), then the backward search for the rest (or
 ``max_nodes`` states): played backwards, the boxes leave the goal rooms instead of
 packing them, so it solves levels whose goal rooms stall the forward searches. Only if
 both stop at their node caps or the backward search runs out of states (not at the
@@ -44,7 +45,11 @@ STAGE_NODES = 20_000
 """Node cap of all packing stages together (at most ``max_nodes``)."""
 FESS_SHARE = 2 / 3
 """Part of the time left that the feature-space search gets; the backward search has
-the rest."""
+the rest, at most :data:`BACKWARD_MOST` seconds."""
+BACKWARD_MOST = 10.0
+"""Most seconds of the backward search's last run: on long limits the feature-space
+search gets everything else (the backward search gets through quickly or not at all,
+see ``docs/figures/sokoban-solving.md``)."""
 BACKWARD_FIRST = 50_000
 """Node cap of the backward search's first, short run (before the feature-space
 search; a few tenths of a second)."""
@@ -108,13 +113,16 @@ def _play(solution, boxes, player, width):
     return player
 
 
-def _share(limit, part):
-    """``limit`` with its deadline moved to ``part`` of the time left (itself without
-    one)."""
+def _share(limit, part, most=None):
+    """``limit`` with its deadline moved to ``part`` of the time left, or to ``most``
+    seconds before it if that is later (itself without a deadline)."""
     if limit.deadline is None:
         return limit
     now = now_ns()
-    return limit.until(now + int((limit.deadline - now) * part))
+    left = limit.deadline - now
+    if most is not None:
+        return limit.until(now + max(int(left * part), left - int(most * 1e9)))
+    return limit.until(now + int(left * part))
 
 
 def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit, symtab,
@@ -156,7 +164,7 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
     if stages and status == "solved":  # every stage: every goal holds a box
         return "solved", "".join(moves), nodes, expanded, False
     # a short backward probe, then the feature-space search for FESS_SHARE of the time
-    # left and the backward search for the rest (not again once it has run out of states)
+    # left (or all but BACKWARD_MOST seconds) and the backward search for the rest (not again once it has run out of states)
     exhausted = False
     first = ((backward, min(cap, BACKWARD_FIRST)),) if stages else ()
     for run, most in (*first, (fess, cap), (backward, cap)):
@@ -164,7 +172,7 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
             break
         if run is backward and exhausted:
             continue
-        sub = limit if run is backward else _share(limit, FESS_SHARE)
+        sub = limit if run is backward else _share(limit, FESS_SHARE, BACKWARD_MOST)
         status, solution, n, e = run(board, box_cells, player, most, sub)
         nodes += n
         expanded += e
