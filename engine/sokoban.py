@@ -182,6 +182,23 @@ def _child_norm(blk, width, b, t, pnorm, stamp, epoch, stamp2, ctr, queue2):
 
 
 @njit(cache=True, _nrt=False)
+def _moved(nbox_pool, u, nbox, first, last, wbox):
+    """Write into ``wbox`` the boxes of node ``u``, sorted, with the one on ``first``
+    moved to ``last``."""
+    k = 0
+    for j in range(nbox):
+        v = nbox_pool[u * nbox + j]
+        if v != first:
+            wbox[k] = v
+            k += 1
+    k = nbox - 1
+    while k > 0 and wbox[k - 1] > last:
+        wbox[k] = wbox[k - 1]
+        k -= 1
+    wbox[k] = last
+
+
+@njit(cache=True, _nrt=False)
 def tunnel_room(nbox, n):
     """The most nodes one expansion adds on a board of ``n`` cells when pushes go on
     through tunnels: one per push and the pushes on the way (each tunnel cell crossed
@@ -534,19 +551,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                     te, extra = _tunnel(t, s, tun, occ, blk, dead)
                 if te >= 0 and frozen_state(te, walls, occ, dead, goals, tmp, width,
                                            fstack) != 2:
-                    # child boxes, sorted: parent's with b replaced by te
-                    k = 0
-                    for j in range(nbox):
-                        v = nbox_pool[base + j]
-                        if j == i:
-                            continue
-                        wbox[k] = v
-                        k += 1
-                    k = nbox - 1
-                    while k > 0 and wbox[k - 1] > te:
-                        wbox[k] = wbox[k - 1]
-                        k -= 1
-                    wbox[k] = te
+                    _moved(nbox_pool, u, nbox, b, te, wbox)  # the child's boxes, sorted
                     ksym = 0
                     if symtab is not None:
                         ctr[C_FILL2] += 1

@@ -26,7 +26,7 @@ from numba import njit
 
 from .grid import flood_fill
 from .sokoban_match import child_matching, parent_matching
-from .sokoban import (_child_norm, _entry, _region_min, _tunnel, _way, place_boxes,
+from .sokoban import (_child_norm, _entry, _moved, _region_min, _tunnel, _way, place_boxes,
                       tunnel_room)
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_corral import corral_deadlock
@@ -812,16 +812,7 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                         and not push_deadlock(e, e - s, walls, goals, occ, dead, width, tmp,
                                               fstack, stamp3, fctr, F_FILL, queue2, wcache,
                                               wwork):
-                    k = 0
-                    for j in range(nbox):
-                        if j != i:
-                            wbox[k] = nbox_pool[base + j]
-                            k += 1
-                    k = nbox - 1
-                    while k > 0 and wbox[k - 1] > e:
-                        wbox[k] = wbox[k - 1]
-                        k -= 1
-                    wbox[k] = e
+                    _moved(nbox_pool, u, nbox, b, e, wbox)
                     norm = -1
                     if extra == 0:
                         norm = _child_norm(blk, width, b, t, np.int64(nplayer[u]), stamp,
@@ -962,23 +953,6 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
                         status = SOLVED
     _undo(path, length, occ, blk, width)
     return status
-
-
-@njit(cache=True, _nrt=False)
-def _moved(nbox_pool, u, nbox, first, last, wbox):
-    """Write into ``wbox`` the boxes of node ``u``, sorted, with the one on ``first``
-    moved to ``last``."""
-    k = 0
-    for j in range(nbox):
-        v = nbox_pool[u * nbox + j]
-        if v != first:
-            wbox[k] = v
-            k += 1
-    k = nbox - 1
-    while k > 0 and wbox[k - 1] > last:
-        wbox[k] = wbox[k - 1]
-        k -= 1
-    wbox[k] = last
 
 
 @njit(cache=True, _nrt=False)
