@@ -32,6 +32,7 @@ from .sokoban_board import frozen_state, pi_corral
 from .sokoban_corral import corral_deadlock
 from .sokoban_deadlock import push_deadlock
 from .sokoban_fess_residual import residual_stuck
+from .sokoban_pairs import pair_dead
 from .sokoban_fess_features import (ADV_OUT_OF_PLAN, ADV_ROOMS, FEATURE_MAX, K_ADV, K_FEAT,
                                      K_FIELDS, K_FROM, K_H, K_HOT, K_LINKS, K_NODE, K_OOP,
                                      K_REACH, K_REG, advise, blocked_links, feature_key, hotspot,
@@ -561,10 +562,12 @@ def fess_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
                occ, blk, stamp, queue, stamp2, queue2, tmp, wbox,
                hu, hv, hp, hway, hminv, hused, fstack, hside, compof,
                nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor, plan,
-               rpar):
+               rpar, pdb):
     """Reset the workspace and store the start state (box cells ``boxes[:nbox]``, player
     cell ``player``) with a node cap ``cap``. Returns RUNNING, SOLVED (already solved) or
-    UNSOLVABLE (a dead square, frozen box or no matching)."""
+    UNSOLVABLE (a dead square, frozen box, no matching or a pair of boxes without a
+    two-box solution in the pair database ``pdb``, see
+    :func:`levelforge.engine.sokoban_pairs.pair_dead`)."""
     ctr[C_NODES] = 0
     ctr[C_HEAP] = 0  # not used: each cell has its own heap
     if ctr[C_TEPOCH] >= MAX_GENERATION:
@@ -595,6 +598,9 @@ def fess_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
         blk[wbox[i]] = 0
     box_columns(wbox, nbox, np.int64(norm), compof, walls.shape[0], hside)
     h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+    for i in range(nbox):
+        if pair_dead(pdb, wbox, nbox, wbox[i], norm):
+            bad = True
     if bad or h >= UNREACHABLE:
         ctr[C_STATUS] = UNSOLVABLE
         return UNSOLVABLE
@@ -712,14 +718,16 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
              nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
              mseen, mnext, mqueue, path, mw,
              cblk, cocc, cstamp, cstamp2, cqueue, cpool, cplayer, ctable, cctr,
-             dkey, dnorm, dbox, dres, plan, rpar, kids, wcache, wwork, tun, res):
+             dkey, dnorm, dbox, dres, plan, rpar, kids, wcache, wwork, tun, res, pdb):
     """Continue the feature-space search for at most ``budget`` expansions. A state
     whose PI-corral's boxes alone can never reach goals
     (:func:`levelforge.engine.sokoban_corral.corral_deadlock`, work arrays ``cblk`` to
     ``dres``) is a deadlock: none of its children is made. A child (or packing macro)
     that :func:`levelforge.engine.sokoban_deadlock.push_deadlock` proves a deadlock (a
     stuck set, or a window deadlock with the cache ``wcache`` and work array ``wwork``)
-    is not stored. A push onto a tunnel cell (``tun``, see
+    is not stored, nor is one whose moved box and another box have no two-box solution
+    in the pair database ``pdb`` (:func:`levelforge.engine.sokoban_pairs.pair_dead`; a
+    one-slot array: none). A push onto a tunnel cell (``tun``, see
     :func:`levelforge.sokoban.fess.tunnel_cells`) goes on along the tunnel in one move
     (the pushes on the way are nodes outside the table and the cells); one that must go
     on against a box or onto a dead square is a deadlock. Returns
@@ -823,7 +831,7 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                     key = bh ^ zob[1, norm]
                     found, slot = _lookup(table, mask, tepoch, key, norm, wbox, nbox, nplayer,
                                           nbox_pool)
-                    if found < 0:
+                    if found < 0 and not pair_dead(pdb, wbox, nbox, e, norm):
                         h = child_matching(nbox_pool, base, nbox, i, e, norm, compof, n, dist,
                                            mw, hu, hv, hp, hway, hminv, hused)
                         if h < UNREACHABLE:
@@ -868,7 +876,7 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                             ctr, stamp, epoch, stamp2, queue2, tmp, wbox, hu, hv, hp, hway,
                             hminv, hused, fstack, hside, compof, nw, pkey, pchild, psib,
                             ckey, cidx, croot, fctr, stamp3, order, floor, mseen, mnext,
-                            mqueue, path, mw, plan, rpar, wcache, wwork, res)
+                            mqueue, path, mw, plan, rpar, wcache, wwork, res, pdb)
         for i in range(nbox):
             c = nbox_pool[base + i]
             occ[c] = 0
@@ -884,7 +892,7 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
            nbox_pool, nplayer, nparent, ng, nhash, nmove, table, ctr, stamp, epoch,
            stamp2, queue2, tmp, wbox, hu, hv, hp, hway, hminv, hused, fstack, hside,
            compof, nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
-           mseen, mnext, mqueue, path, mw, plan, rpar, wcache, wwork, res):
+           mseen, mnext, mqueue, path, mw, plan, rpar, wcache, wwork, res, pdb):
     """The packing advisor on the expanded node ``u`` (its boxes marked in ``occ`` and
     ``blk``, its region ``stamp == epoch``): push a box along a whole path onto the next
     goal of the packing order, a child of weight 0 (the pushes on the way are stored as
@@ -914,7 +922,7 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
         mask = table.shape[0] - 1
         tepoch = ctr[C_TEPOCH]
         found, slot = _lookup(table, mask, tepoch, key, norm, wbox, nbox, nplayer, nbox_pool)
-        if found < 0:
+        if found < 0 and not pair_dead(pdb, wbox, nbox, last, norm):
             mi = 0  # the moved box's index among u's boxes
             while nbox_pool[u * nbox + mi] != first:
                 mi += 1

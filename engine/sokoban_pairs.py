@@ -41,7 +41,7 @@ one look-up), and a work area of ``2 * k + 3 * k * (k - 1) / 2`` slots for the p
 import numpy as np
 from numba import njit
 
-from .sokoban_state import UNREACHABLE
+from .sokoban_state import C_HALT, UNREACHABLE
 
 HEAD = 4
 
@@ -52,13 +52,14 @@ def pair_table_size(live, floor, cells, boxes):
     return HEAD + 8 * cells + live * live * floor + 2 * boxes + 3 * boxes * (boxes - 1) // 2
 
 
-@njit(cache=True, _nrt=False)
-def pair_build(walls, dead, goal_cells, width, pdb, cur, nxt):
+@njit(cache=True, _nrt=False, nogil=True)
+def pair_build(walls, dead, goal_cells, width, pdb, cur, nxt, ctr):
     """Fill ``pdb`` (header, indices and table already sized by the caller: ``pdb[:4]``
     and the index maps set, the table to be written) by a layered breadth-first search
     of pulls from every state with both boxes on goals: walking costs 0, a pull 1.
     ``cur`` and ``nxt`` are int32 work arrays of ``L * L * F`` slots each. A state's
-    value is the least number of pushes that puts both boxes on goals."""
+    value is the least number of pushes that puts both boxes on goals. Returns False,
+    the table unfinished, when ``ctr[C_HALT]`` was set (looked at every 2^14 states)."""
     steps = (-width, -1, 1, width)
     L = pdb[0]
     F = pdb[1]
@@ -97,6 +98,8 @@ def pair_build(walls, dead, goal_cells, width, pdb, cur, nxt):
         while i < ncur:
             s = cur[i]
             i += 1
+            if (i & 0x3FFF) == 0 and ctr[C_HALT] != 0:
+                return False
             if pdb[tab + s] != d:
                 continue
             p = s % F
@@ -137,6 +140,7 @@ def pair_build(walls, dead, goal_cells, width, pdb, cur, nxt):
             if pdb[tab + nxt[j]] == d:
                 cur[ncur] = nxt[j]
                 ncur += 1
+    return True
 
 
 @njit(cache=True, _nrt=False)
@@ -202,3 +206,31 @@ def pair_bound(h, wbox, nbox, player, cols, pdb):
         pdb[used + pdb[pairs + 3 * pick + 1]] = 1
         total += best
     return max(h, total)
+
+
+@njit(cache=True, _nrt=False)
+def pair_dead(pdb, wbox, nbox, cell, player):
+    """True when the box on ``cell`` and another box of ``wbox[:nbox]`` (sorted cells)
+    have no two-box solution from the player cell ``player``: a deadlock, by the
+    argument of the module docstring (delete every other box). The search for any
+    solution prunes each child with it, checking only the pairs of the box just moved:
+    the others, and their player area, are as they were in the parent. False without a
+    database (an array of at most one slot) or with ``cell`` off its live cells."""
+    if pdb.shape[0] <= 1:
+        return False
+    L = pdb[0]
+    F = pdb[1]
+    n = pdb[2]
+    a = pdb[HEAD + cell]
+    p = pdb[HEAD + n + player]
+    if a < 0 or p < 0:
+        return False
+    tab = HEAD + 4 * n
+    for i in range(nbox):
+        c = wbox[i]
+        if c == cell:
+            continue
+        b = pdb[HEAD + c]
+        if b >= 0 and pdb[tab + ((a * L + b) if a < b else (b * L + a)) * F + p] < 0:
+            return True
+    return False

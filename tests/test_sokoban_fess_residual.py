@@ -128,7 +128,8 @@ def test_deferred_states_keep_the_search_complete(seed, monkeypatch):
     ``unsolvable`` is still a proof (plain BFS finds no solution either), a solution
     still replays. The solvable level made by pulls ("pulled 10632") is solved only
     through a deferred state: dropping those states instead ends it in a false
-    ``unsolvable``."""
+    ``unsolvable``. Pair deadlocks are off: on most of these levels they prune the
+    states that would be deferred (``test_sokoban_pair_deadlocks`` tests them)."""
     import levelforge.sokoban.fess as fess
     from levelforge.engine.sokoban_fess_residual import R_STUCK
     from levelforge.sokoban import Solver
@@ -137,6 +138,7 @@ def test_deferred_states_keep_the_search_complete(seed, monkeypatch):
     made = []
     real = fess.residual_arrays
     monkeypatch.setattr(fess, "residual_arrays", lambda *a: made.append(real(*a)) or made[-1])
+    monkeypatch.setattr(fess, "PAIRS", False)
     if isinstance(seed, str):
         level = pulled_level(np.random.default_rng(int(seed.split()[1])), max_side=8,
                              max_boxes=5, wall_p=0.15)

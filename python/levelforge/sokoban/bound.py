@@ -40,6 +40,42 @@ def push_lower_bound(level: Level, workspace: Workspace | None = None,
     >>> push_lower_bound(Level.from_xsb('#####\\n#@$.#\\n#####'))
     1
     """
+    prepared = _prepare(level, workspace)
+    if not isinstance(prepared, tuple):
+        return prepared
+    ws, walls, goal_cells, box_cells, player, dist = prepared
+    nbox, n = box_cells.shape[0], walls.shape[0]
+    cols = np.zeros(nbox, np.int64)
+    _h.box_columns(box_cells, nbox, np.int64(player), ws.compof, n, cols)
+    h = _h.matching_cost(cols, nbox, dist, *ws.hung[:6])
+    pdb = pair_database(walls, ws.dead[:n], goal_cells, level.width, nbox, dist) \
+        if pairs else None
+    if pdb is not None:
+        h = _p.pair_bound(h, box_cells, nbox, np.int64(player), cols, pdb)
+    h = int(h)
+    return None if h >= _s.UNREACHABLE else h
+
+
+def pair_table(level: Level, workspace: Workspace | None = None) -> np.ndarray | None:
+    """The box-pair pattern database (the ``pdb`` array of
+    :func:`levelforge.sokoban.pairs.pair_database`) of ``level``'s board, or None (fewer
+    than two boxes, a board too large for it, or a sealed box or goal left unpaired).
+
+    >>> pair_table(Level.from_xsb('#####\\n#@$.#\\n#####')) is None
+    True
+    """
+    prepared = _prepare(level, workspace)
+    if not isinstance(prepared, tuple):
+        return None
+    ws, walls, goal_cells, box_cells, player, dist = prepared
+    return pair_database(walls, ws.dead[:walls.shape[0]], goal_cells, level.width,
+                         box_cells.shape[0], dist)
+
+
+def _prepare(level, workspace):
+    """The board of ``level`` as the solver prepares it: ``(workspace, walls, goal
+    cells, box cells, player, push distances)``, or the bound when that is already
+    known (None: a sealed box or goal left unpaired; 0: no box)."""
     ws = Workspace() if workspace is None else workspace
     walls, goals, boxes, player = level.arrays()
     ws.ensure(walls.shape[0], len(level.boxes), 16)
@@ -58,12 +94,4 @@ def push_lower_bound(level: Level, workspace: Workspace | None = None,
     dist = ws.distbuf[:4 * nbox * n].reshape(nbox, 4 * n)
     _b.push_distances(walls, goal_cells, level.width, dist, ws.dead[:n], ws.sides, ws.lab,
                       ws.compof)
-    cols = np.zeros(nbox, np.int64)
-    _h.box_columns(box_cells, nbox, np.int64(player), ws.compof, n, cols)
-    h = _h.matching_cost(cols, nbox, dist, *ws.hung[:6])
-    pdb = pair_database(walls, ws.dead[:n], goal_cells, level.width, nbox, dist) \
-        if pairs else None
-    if pdb is not None:
-        h = _p.pair_bound(h, box_cells, nbox, np.int64(player), cols, pdb)
-    h = int(h)
-    return None if h >= _s.UNREACHABLE else h
+    return ws, walls, goal_cells, box_cells, player, dist

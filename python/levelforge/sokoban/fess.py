@@ -10,6 +10,7 @@ from ..engine import sokoban_fess_features as _ff
 from ..engine import sokoban_fess_residual as _r
 from ..engine import sokoban_window as _w
 from .packing import goal_depth
+from .pairs import pair_database
 
 _BUDGET = 256  # expansions of one kernel call (time limits stop a call within it)
 CORRAL_NODES = 64
@@ -18,6 +19,12 @@ CORRAL_BOXES = 8
 """Most boxes of a corral searched for a deadlock."""
 CORRAL_CACHE = 1 << 14
 """Entries of the cache of corral verdicts."""
+PAIRS = True
+"""Prune the children whose moved box and another box have no two-box solution (the
+push-optimal search's pair database, :mod:`levelforge.sokoban.pairs`); False for
+comparisons."""
+NO_PAIRS = np.zeros(1, np.int32)
+"""The ``pdb`` of a search without pair deadlocks."""
 
 
 class FessWorkspace:
@@ -140,6 +147,22 @@ def room_links(walls, width):
     return link, room, pa, pb
 
 
+def pair_deadlocks(board, nbox, ctr=None):
+    """The pair database (:func:`levelforge.sokoban.pairs.pair_database`) of a prepared
+    ``board`` (the solver's ``(walls, goals, dead, dist, zob, width)``) with ``nbox``
+    boxes, for the search's pair deadlocks (see
+    :func:`levelforge.engine.sokoban_pairs.pair_dead`); :data:`NO_PAIRS` (the test off)
+    with fewer than two boxes, on boards too large for it, with :data:`PAIRS` off, or
+    when ``ctr[C_HALT]`` (a time limit watching the search's counters) stops the build."""
+    if not PAIRS:
+        return NO_PAIRS
+    walls, goals, dead, dist, width = board[0], board[1], board[2], board[3], board[5]
+    n = walls.shape[0]
+    pdb = pair_database(walls, dead[:n], np.flatnonzero(goals).astype(np.int32), int(width),
+                        nbox, dist, ctr=ctr)
+    return NO_PAIRS if pdb is None else pdb
+
+
 def fess_plan(board, order, ws):
     """The per-level arrays of the features (``plan`` of the kernels): room links
     (:func:`room_links`) and the out-of-plan areas
@@ -208,7 +231,8 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
     """Run the feature-space search: ``(status, nodes, expanded)`` with the kernels'
     status codes (HALTED when ``limit``, a :class:`levelforge.cancel.Limit`, stopped it);
     the solved state is the workspace's goal node. ``tun``: the board's tunnel cells
-    (:func:`levelforge.sokoban.solver.tunnel_cells`)."""
+    (:func:`levelforge.sokoban.solver.tunnel_cells`). The board's pair database
+    (:func:`pair_deadlocks`, built first) prunes the children with a dead pair."""
     walls = board[0]
     fws.sync()
     floor = np.flatnonzero(walls == 0).astype(np.int32)
@@ -216,14 +240,15 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
     corral = fws.corral_arrays(walls)
     with limit.watch(ws.ctr, _s.C_HALT):  # the kernels stop before an expansion
         order = packing_order(board, ws, fws, box_cells)
-        if limit.reason() is not None:  # the order is unfinished
+        pdb = pair_deadlocks(board, box_cells.shape[0], ws.ctr)
+        if limit.reason() is not None:  # the order or the database is unfinished
             return _s.HALTED, 0, 0
         plan = fess_plan(board, order, ws)
         res = residual_arrays(board, order, ws)
         rpar = np.zeros(max(int(plan[1].max()) + 1, 1), np.int32)
         status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
                                ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor, plan,
-                               rpar)
+                               rpar, pdb)
         while status == _s.RUNNING or status == _s.GROW:
             if limit.reason() is not None:
                 status = _s.HALTED
@@ -235,5 +260,5 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
             status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
                                  *fws.arrays(), order, floor, fws.mseen, fws.mnext,
                                  fws.mqueue, fws.path, ws.mw, *corral, plan, rpar,
-                                 fws.kids, fws.wcache, fws.wwork, tun, res)
+                                 fws.kids, fws.wcache, fws.wwork, tun, res, pdb)
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..engine import sokoban_pairs as _p
+from ..engine import sokoban_state as _s
 
 AFTER = 5_000
 """Expansions of a push-optimal search before it builds the database (a few ms on a
@@ -44,12 +45,14 @@ def pairs_due(pdb: npt.NDArray[np.int32], expanded: int,
 
 def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
                   goal_cells: npt.NDArray[np.int32], width: int, boxes: int,
-                  dist: npt.NDArray, most: int | None = None) -> npt.NDArray[np.int32] | None:
+                  dist: npt.NDArray, most: int | None = None,
+                  ctr: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int32] | None:
     """The ``pdb`` array of :func:`levelforge.engine.sokoban_pairs.pair_bound` for a
     board (``walls`` with the unreachable outside walled in, ``dead`` squares, goal
     cells, ``boxes`` boxes, the search's push distances ``dist``, one row per goal),
-    or None with fewer than two boxes or more than ``most`` table states (default
-    :data:`MOST_STATES`).
+    or None with fewer than two boxes, more than ``most`` table states (default
+    :data:`MOST_STATES`), or when ``ctr`` (a search's counters, watched by a time limit)
+    says halt before the table is built.
 
     >>> from levelforge.sokoban import Level
     >>> walls, goals, _, _ = Level.from_xsb('#####\\n#@$.#\\n#####').arrays()
@@ -75,6 +78,8 @@ def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
     size = nl * nl * nf
     least = h + 4 * n + size  # each distance column's least distance over the goals
     pdb[least:least + 4 * n] = dist.min(axis=0)
-    _p.pair_build(walls, dead, goal_cells, np.int64(width), pdb, np.zeros(size, np.int32),
-                  np.zeros(size, np.int32))
+    halt = np.zeros(_s.N_COUNTERS, np.int64) if ctr is None else ctr
+    if not _p.pair_build(walls, dead, goal_cells, np.int64(width), pdb, np.zeros(size, np.int32),
+                         np.zeros(size, np.int32), halt):
+        return None
     return pdb

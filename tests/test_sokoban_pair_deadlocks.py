@@ -1,0 +1,117 @@
+"""Pair deadlocks in the search for any solution: the verdict of
+``levelforge.engine.sokoban_pairs.pair_dead`` against a plain-Python breadth-first search
+of two boxes alone on the board, and the feature-space search, which stores no child
+that verdict condemns and proves a start with a dead pair unsolvable at once."""
+import numpy as np
+import pytest
+
+from levelforge.engine import sokoban_state as Ks
+from levelforge.engine.sokoban_pairs import pair_dead
+from levelforge.sokoban import Level, collections
+from levelforge.sokoban import fess as fess_mod
+from levelforge.sokoban.bound import pair_table, push_lower_bound
+
+import naive_sokoban as naive
+from test_sokoban_bound import reachable_states
+from test_sokoban_solver import pulled_level, random_level
+from test_sokoban_solver_fess import fess_solver
+
+MICROBAN = collections.load("microban")
+
+
+def two_boxes_reach_goals(walls, goals, a, b, player):
+    """Plain breadth-first search over pushes: can boxes ``a`` and ``b``, alone on the
+    board, both come to stand on goals (any two) from player cell ``player``?"""
+    def key(a, b, player):
+        return min(a, b), max(a, b), min(naive.reachable(walls, {a, b}, player))
+
+    seen = {key(a, b, player)}
+    todo = [(a, b, player)]
+    while todo:
+        a, b, player = todo.pop()
+        if a in goals and b in goals:
+            return True
+        region = naive.reachable(walls, {a, b}, player)
+        for box, other in ((a, b), (b, a)):
+            for step in naive.DIRS.values():
+                to = naive.add(box, step)
+                if naive.add(box, step, -1) in region and to not in walls and to != other:
+                    k = key(to, other, box)
+                    if k not in seen:
+                        seen.add(k)
+                        todo.append((to, other, box))
+    return False
+
+
+def cell(level, c):
+    return c[1] * level.width + c[0]
+
+
+@pytest.mark.parametrize("case", range(60))
+def test_pair_dead_agrees_with_two_box_search(case):
+    rng = np.random.default_rng(21000 + case)
+    level = random_level(rng, max_side=7, max_boxes=4) if case % 2 \
+        else pulled_level(rng, max_side=7, max_boxes=4)
+    if level is None or len(level.boxes) < 2:
+        return
+    floor = {(x, y) for y in range(level.height) for x in range(level.width)} - level.walls
+    live = floor - naive.dead_squares(level.walls, level.goals, floor)
+    for state in reachable_states(level, 6):
+        pdb = pair_table(state)
+        if pdb is None:  # a sealed box or goal: the solver never builds the table
+            continue
+        boxes = sorted(state.boxes)
+        wbox = np.array([cell(state, b) for b in boxes], np.int32)
+        for b in boxes:
+            want = b in live and any(
+                o in live and not two_boxes_reach_goals(state.walls, state.goals, b, o,
+                                                        state.player)
+                for o in boxes if o != b)
+            got = pair_dead(pdb, wbox, len(boxes), cell(state, b), cell(state, state.player))
+            assert got == want, (case, b)
+
+
+def test_a_start_with_a_dead_pair_is_unsolvable_without_a_search():
+    # the box on (2, 1) needs the player on (3, 1), behind both boxes: every first push
+    # sends a box into a corner; the matching and the freeze test see nothing wrong
+    level = Level.from_xsb("#####\n#.$ #\n#@#*#\n#   #\n#####")
+    assert naive.bfs_pushes(level) is None
+    assert push_lower_bound(level, pairs=False) is not None
+    result = fess_solver().solve(level, optimal=False)
+    assert result.status == "unsolvable" and result.expanded == 0
+    fess_mod.PAIRS = False
+    try:
+        result = fess_solver().solve(level, optimal=False)
+    finally:
+        fess_mod.PAIRS = True
+    assert result.status == "unsolvable" and result.expanded > 0
+
+
+def stored_dead_pairs(pairs, level, nodes):
+    """Run the feature-space search alone on ``level`` with ``nodes`` states (pair
+    deadlocks on or off): how many stored states have a pair of boxes that
+    :func:`pair_dead` condemns, by the table of the level's start."""
+    fess_mod.PAIRS = pairs
+    try:
+        solver = fess_solver(max_nodes=nodes)
+        # nothing after it, so that the workspace keeps its states
+        solver._backward = solver._search = lambda *args: ("limit", None, 0, 0)
+        solver.solve(level, optimal=False)
+    finally:
+        fess_mod.PAIRS = True
+    ws = solver.workspace
+    pdb = pair_table(level)
+    nbox = len(level.boxes)
+    dead = 0
+    for j in range(1, int(ws.ctr[Ks.C_NODES])):
+        if ws.nplayer[j] < 0:  # a push on a macro's way, not a stored state
+            continue
+        wbox = ws.pool[j * nbox:(j + 1) * nbox].astype(np.int32)
+        dead += any(pair_dead(pdb, wbox, nbox, int(c), int(ws.nplayer[j])) for c in wbox)
+    return dead
+
+
+def test_the_feature_space_search_stores_no_child_with_a_dead_pair():
+    level = MICROBAN[143]  # a level the search does not solve within the cap
+    assert stored_dead_pairs(False, level, 4000) > 0  # so the check below can fail
+    assert stored_dead_pairs(True, level, 4000) == 0
