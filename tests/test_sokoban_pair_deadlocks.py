@@ -115,3 +115,20 @@ def test_the_feature_space_search_stores_no_child_with_a_dead_pair():
     level = MICROBAN[143]  # a level the search does not solve within the cap
     assert stored_dead_pairs(False, level, 4000) > 0  # so the check below can fail
     assert stored_dead_pairs(True, level, 4000) == 0
+
+
+def test_a_halted_build_leaves_no_table():
+    """The time limit stops the table's build (the watchdog sets ``C_HALT``): the
+    search then goes without pair deadlocks rather than with a half-built table."""
+    from levelforge.sokoban.bound import _prepare
+    from levelforge.sokoban.pairs import pair_database
+
+    level = MICROBAN[143]
+    ws, walls, goal_cells, box_cells, _, dist = _prepare(level, None)
+    args = (walls, ws.dead[:walls.shape[0]], goal_cells, level.width, box_cells.shape[0], dist)
+    ctr = np.zeros(Ks.N_COUNTERS, np.int64)
+    built = pair_database(*args, ctr=ctr)
+    assert built is not None and built[0] ** 2 * built[1] > 1 << 14  # looks at C_HALT
+    assert np.array_equal(built, pair_table(level))
+    ctr[Ks.C_HALT] = 1
+    assert pair_database(*args, ctr=ctr) is None
