@@ -24,7 +24,7 @@ from .grid import flood_fill, outside_min, ring_runs
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_heuristic import _any_h, box_columns, matching_cost
 from .sokoban_match import child_matching, parent_matching
-from .sokoban_pairs import pair_bound
+from .sokoban_pairs import pair_bound, pair_dead
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT, C_HEAP,
                             C_NODES, C_PARTIAL, C_START, C_STATUS, C_TARGET, C_TEPOCH,
                             C_WEIGHT, GROW, HALTED, LIMIT, MAX_G,
@@ -605,6 +605,9 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                             nparent[found] = last
                             nmove[found] = move
                             _heap_push(heap, ctr, _key(ge, h, weight, _slot(found, lifo)))
+                    elif pdb is not None and symtab is None \
+                            and pair_dead(pdb, wbox, nbox, te, norm):
+                        pass  # a pair deadlock: never stored
                     else:
                         box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)
                         h, matched = _child_h(mw, symtab, matched, nbox_pool, base, nbox,

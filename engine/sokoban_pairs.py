@@ -20,7 +20,8 @@ admissible bound that keeps every solution push-optimal (the parent popped has
 matching cost and takes this bound lazily, when the child is popped (most stored
 children are never expanded): a larger bound sends it back into the heap with the
 larger key, a pair deadlock drops it; every key stays a lower bound, so the same
-argument holds.
+argument holds. A child whose pushed box has a dead pair is not even stored
+(:func:`pair_dead`: only that box's pairs can have changed, one look-up each).
 
 Two stronger-looking variants were measured and dropped: the best choice of disjoint
 pairs (all subsets of the positive-gain pairs) instead of the greedy one, and the
@@ -212,8 +213,8 @@ def pair_bound(h, wbox, nbox, player, cols, pdb):
 def pair_dead(pdb, wbox, nbox, cell, player):
     """True when the box on ``cell`` and another box of ``wbox[:nbox]`` (sorted cells)
     have no two-box solution from the player cell ``player``: a deadlock, by the
-    argument of the module docstring (delete every other box). The search for any
-    solution prunes each child with it, checking only the pairs of the box just moved:
+    argument of the module docstring (delete every other box). The searches prune each
+    child with it (not the generator's), checking only the pairs of the box just moved:
     the others, and their player area, are as they were in the parent. False without a
     database (an array of at most one slot) or with ``cell`` off its live cells."""
     if pdb.shape[0] <= 1:

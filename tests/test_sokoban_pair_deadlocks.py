@@ -1,7 +1,8 @@
 """Pair deadlocks in the search for any solution: the verdict of
 ``levelforge.engine.sokoban_pairs.pair_dead`` against a plain-Python breadth-first search
 of two boxes alone on the board, and the feature-space search, which stores no child
-that verdict condemns and proves a start with a dead pair unsolvable at once."""
+that verdict condemns and proves a start with a dead pair unsolvable at once, and the
+push-optimal A*, which stores no such child either."""
 import numpy as np
 import pytest
 
@@ -132,3 +133,25 @@ def test_a_halted_build_leaves_no_table():
     assert np.array_equal(built, pair_table(level))
     ctr[Ks.C_HALT] = 1
     assert pair_database(*args, ctr=ctr) is None
+
+
+def test_the_push_optimal_search_stores_no_child_with_a_dead_pair(monkeypatch):
+    """Once its pair database is built (here from the start), the push-optimal A* does
+    not store a child with a dead pair either (it used to store them and drop them when
+    popped). That it stays push-optimal: ``test_sokoban_bound``'s comparison with and
+    without the database, which builds it from the start."""
+    from levelforge.sokoban import Solver
+    from levelforge.sokoban import pairs as pairs_mod
+
+    level = MICROBAN[108]  # not symmetric (the search on symmetric boards stores images)
+    monkeypatch.setattr(pairs_mod, "AFTER", 0)
+    solver = Solver(max_nodes=50_000)
+    result = solver.solve(level)
+    ws = solver.workspace
+    pdb = pair_table(level)
+    nbox = len(level.boxes)
+    dead = 0
+    for j in range(1, int(ws.ctr[Ks.C_NODES])):
+        wbox = ws.pool[j * nbox:(j + 1) * nbox].astype(np.int32)
+        dead += any(pair_dead(pdb, wbox, nbox, int(c), int(ws.nplayer[j])) for c in wbox)
+    assert result.status == "solved" and dead == 0
