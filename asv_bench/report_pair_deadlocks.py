@@ -22,28 +22,31 @@ from report_fess import fess_only
 from report_sokoban_solve import _numbers
 
 
-def dead_pair_share(level, nodes, pairs):
+def dead_pair_states(ws, nbox, pdb):
+    """``(stored states, states with a dead pair by the table pdb)`` of the search left
+    in the solver workspace ``ws`` (``nbox`` boxes)."""
+    stored = dead = 0
+    for j in range(int(ws.ctr[_s.C_NODES])):
+        if ws.nplayer[j] < 0:  # a push on a macro's or tunnel's way, not a stored state
+            continue
+        stored += 1
+        wbox = ws.pool[j * nbox:(j + 1) * nbox].astype(np.int32)
+        player = int(ws.nplayer[j])
+        dead += any(pair_dead(pdb, wbox, nbox, int(c), player) for c in wbox)
+    return stored, dead
+
+
+def dead_pair_share(level, nodes, pairs, pdb):
     """``(status, stored states, states with a dead pair)`` of the feature-space search
-    alone on ``level`` with ``nodes`` states, pair deadlocks ``pairs`` on or off."""
+    alone on ``level`` with ``nodes`` states, pair deadlocks ``pairs`` on or off, by
+    the level's table ``pdb``."""
     fess.PAIRS = pairs
     try:
         solver = fess_only(nodes, backward=False)
         result = solver.solve(level, optimal=False)
     finally:
         fess.PAIRS = True
-    ws = solver.workspace
-    pdb = pair_table(level)
-    nbox = len(level.boxes)
-    stored = dead = 0
-    for j in range(int(ws.ctr[_s.C_NODES])):
-        if ws.nplayer[j] < 0:  # a push on a macro's way, not a stored state
-            continue
-        stored += 1
-        wbox = ws.pool[j * nbox:(j + 1) * nbox].astype(np.int32)
-        player = int(ws.nplayer[j])
-        dead += pdb is not None and any(pair_dead(pdb, wbox, nbox, int(c), player)
-                                        for c in wbox)
-    return result.status, stored, dead
+    return (result.status, *dead_pair_states(solver.workspace, len(level.boxes), pdb))
 
 
 def main(argv=None):
@@ -61,9 +64,12 @@ def main(argv=None):
         t = time.perf_counter()
         pdb = pair_table(level)
         built = time.perf_counter() - t
-        size = "-" if pdb is None else f"{int(pdb[0]) ** 2 * int(pdb[1]):,}"
+        if pdb is None:
+            print(f"| {k} | - | - | no table (fewer than two boxes or too large) | | | |")
+            continue
+        size = f"{int(pdb[0]) ** 2 * int(pdb[1]):,}"
         for pairs in (False, True):
-            status, stored, dead = dead_pair_share(level, args.nodes, pairs)
+            status, stored, dead = dead_pair_share(level, args.nodes, pairs, pdb)
             print(f"| {k} | {size} | {built * 1e3:.0f} ms | {'on' if pairs else 'off'} | "
                   f"{status} | {stored:,} | {dead:,} ({100 * dead / max(stored, 1):.1f}%) |",
                   flush=True)

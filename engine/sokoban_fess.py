@@ -599,8 +599,7 @@ def fess_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
     box_columns(wbox, nbox, np.int64(norm), compof, walls.shape[0], hside)
     h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
     for i in range(nbox):
-        if pair_dead(pdb, wbox, nbox, wbox[i], norm):
-            bad = True
+        bad = bad or pair_dead(pdb, wbox, nbox, wbox[i], norm)
     if bad or h >= UNREACHABLE:
         ctr[C_STATUS] = UNSOLVABLE
         return UNSOLVABLE

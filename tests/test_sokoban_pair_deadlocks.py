@@ -3,6 +3,9 @@
 of two boxes alone on the board, and the feature-space search, which stores no child
 that verdict condemns and proves a start with a dead pair unsolvable at once, and the
 push-optimal A*, which stores no such child either."""
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -16,6 +19,9 @@ import naive_sokoban as naive
 from test_sokoban_bound import reachable_states
 from test_sokoban_solver import pulled_level, random_level
 from test_sokoban_solver_fess import fess_solver
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "asv_bench"))
+from report_pair_deadlocks import dead_pair_share, dead_pair_states  # noqa: E402
 
 MICROBAN = collections.load("microban")
 
@@ -88,34 +94,13 @@ def test_a_start_with_a_dead_pair_is_unsolvable_without_a_search():
     assert result.status == "unsolvable" and result.expanded > 0
 
 
-def stored_dead_pairs(pairs, level, nodes):
-    """Run the feature-space search alone on ``level`` with ``nodes`` states (pair
-    deadlocks on or off): how many stored states have a pair of boxes that
-    :func:`pair_dead` condemns, by the table of the level's start."""
-    fess_mod.PAIRS = pairs
-    try:
-        solver = fess_solver(max_nodes=nodes)
-        # nothing after it, so that the workspace keeps its states
-        solver._backward = solver._search = lambda *args: ("limit", None, 0, 0)
-        solver.solve(level, optimal=False)
-    finally:
-        fess_mod.PAIRS = True
-    ws = solver.workspace
-    pdb = pair_table(level)
-    nbox = len(level.boxes)
-    dead = 0
-    for j in range(1, int(ws.ctr[Ks.C_NODES])):
-        if ws.nplayer[j] < 0:  # a push on a macro's way, not a stored state
-            continue
-        wbox = ws.pool[j * nbox:(j + 1) * nbox].astype(np.int32)
-        dead += any(pair_dead(pdb, wbox, nbox, int(c), int(ws.nplayer[j])) for c in wbox)
-    return dead
-
-
 def test_the_feature_space_search_stores_no_child_with_a_dead_pair():
+    # the search alone (nothing after it, so that the workspace keeps its states),
+    # counted by asv_bench/report_pair_deadlocks.py
     level = MICROBAN[143]  # a level the search does not solve within the cap
-    assert stored_dead_pairs(False, level, 4000) > 0  # so the check below can fail
-    assert stored_dead_pairs(True, level, 4000) == 0
+    pdb = pair_table(level)
+    assert dead_pair_share(level, 4000, False, pdb)[2] > 0  # so the check below can fail
+    assert dead_pair_share(level, 4000, True, pdb)[2] == 0
 
 
 def test_a_halted_build_leaves_no_table():
@@ -147,11 +132,5 @@ def test_the_push_optimal_search_stores_no_child_with_a_dead_pair(monkeypatch):
     monkeypatch.setattr(pairs_mod, "AFTER", 0)
     solver = Solver(max_nodes=50_000)
     result = solver.solve(level)
-    ws = solver.workspace
-    pdb = pair_table(level)
-    nbox = len(level.boxes)
-    dead = 0
-    for j in range(1, int(ws.ctr[Ks.C_NODES])):
-        wbox = ws.pool[j * nbox:(j + 1) * nbox].astype(np.int32)
-        dead += any(pair_dead(pdb, wbox, nbox, int(c), int(ws.nplayer[j])) for c in wbox)
-    assert result.status == "solved" and dead == 0
+    stored, dead = dead_pair_states(solver.workspace, len(level.boxes), pair_table(level))
+    assert result.status == "solved" and stored > 0 and dead == 0

@@ -164,7 +164,8 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
     if stages and status == "solved":  # every stage: every goal holds a box
         return "solved", "".join(moves), nodes, expanded, False
     # a short backward probe, then the feature-space search for FESS_SHARE of the time
-    # left (or all but BACKWARD_MOST seconds) and the backward search for the rest (not again once it has run out of states)
+    # left (or all but BACKWARD_MOST seconds) and the backward search for the rest (not
+    # again once it has run out of states)
     exhausted = False
     first = ((backward, min(cap, BACKWARD_FIRST)),) if stages else ()
     for run, most in (*first, (fess, cap), (backward, cap)):
