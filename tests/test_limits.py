@@ -302,7 +302,10 @@ def test_a_push_range_no_board_of_that_size_reaches_is_refused_at_once():
 def test_ctrl_c_cancels_a_long_cli_solve(warm, tmp_path):
     path = tmp_path / "big.xsb"
     path.write_text(BIG.to_xsb())
-    proc = subprocess.Popen([sys.executable, "-m", "levelforge", "sokoban", "solve", str(path)],
+    # a node cap the search cannot reach before the signal (the default one, a million
+    # expansions, takes about 5 s here: a slow machine once reached it first)
+    proc = subprocess.Popen([sys.executable, "-m", "levelforge", "sokoban", "solve", str(path),
+                             "--max-nodes", str(50_000_000)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=sigint_default)
     try:
@@ -317,7 +320,7 @@ def test_ctrl_c_cancels_a_long_cli_solve(warm, tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130
+    assert proc.returncode == 130, (out, err)
     assert "level 1: cancelled (Ctrl-C)" in out and "interrupted" in err
 
 
