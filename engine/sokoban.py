@@ -413,6 +413,18 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
 
 
 @njit(cache=True, _nrt=False)
+def _child_pair_dead(pdb, wbox, nbox, te, norm, symtab, ksym):
+    """:func:`levelforge.engine.sokoban_pairs.pair_dead` for a child whose boxes ``wbox``
+    and player cell ``norm`` are, on a symmetric board (``symtab``), the canonical image
+    under symmetry ``ksym``: the pushed box's cell ``te`` is taken to the same frame. The
+    board maps onto itself, walls, goals and dead squares alike, so the pair table holds
+    for every image."""
+    if symtab is None:
+        return pair_dead(pdb, wbox, nbox, te, norm)
+    return pair_dead(pdb, wbox, nbox, np.int64(symtab[ksym, te]), norm)
+
+
+@njit(cache=True, _nrt=False)
 def _child_h(mw, symtab, matched, nbox_pool, base, nbox, pnorm, i, t, norm, compof, dist,
              hside, hu, hv, hp, hway, hminv, hused):
     """``(matching cost, matched)`` of the child where box ``i`` of the expanded state
@@ -605,8 +617,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                             nparent[found] = last
                             nmove[found] = move
                             _heap_push(heap, ctr, _key(ge, h, weight, _slot(found, lifo)))
-                    elif pdb is not None and symtab is None \
-                            and pair_dead(pdb, wbox, nbox, te, norm):
+                    elif pdb is not None and _child_pair_dead(pdb, wbox, nbox, te, norm,
+                                                              symtab, ksym):
                         pass  # a pair deadlock: never stored
                     else:
                         box_columns(wbox, nbox, norm, compof, walls.shape[0], hside)

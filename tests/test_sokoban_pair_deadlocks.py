@@ -120,17 +120,38 @@ def test_a_halted_build_leaves_no_table():
     assert pair_database(*args, ctr=ctr) is None
 
 
-def test_the_push_optimal_search_stores_no_child_with_a_dead_pair(monkeypatch):
+@pytest.mark.parametrize("number, nodes, status", [(109, 50_000, "solved"),
+                                                   (144, 20_000, "limit")])
+def test_the_push_optimal_search_stores_no_child_with_a_dead_pair(monkeypatch, number, nodes,
+                                                                   status):
     """Once its pair database is built (here from the start), the push-optimal A* does
     not store a child with a dead pair either (it used to store them and drop them when
-    popped). That it stays push-optimal: ``test_sokoban_bound``'s comparison with and
-    without the database, which builds it from the start."""
+    popped): Microban 109, and Microban 144, a symmetric board, whose stored states are
+    canonical images (551 of its first 20,000 had a dead pair before the search took the
+    pushed box into the image's frame). That it stays push-optimal: the next test, and
+    ``test_sokoban_bound``'s comparison with and without the database."""
     from levelforge.sokoban import Solver
     from levelforge.sokoban import pairs as pairs_mod
 
-    level = MICROBAN[108]  # not symmetric (the search on symmetric boards stores images)
+    level = MICROBAN[number - 1]
     monkeypatch.setattr(pairs_mod, "AFTER", 0)
-    solver = Solver(max_nodes=50_000)
+    solver = Solver(max_nodes=nodes)
     result = solver.solve(level)
     stored, dead = dead_pair_states(solver.workspace, len(level.boxes), pair_table(level))
-    assert result.status == "solved" and stored > 0 and dead == 0
+    assert result.status == status and stored > 0 and dead == 0
+
+
+def test_symmetric_levels_keep_their_push_counts_with_pairs_from_the_start(monkeypatch):
+    """The pair deadlocks on canonical images drop no solution: with the database built
+    from the start, the symmetric Microban levels solve in the push counts found without
+    the symmetry reduction (``test_sokoban_solver.SYMMETRIC_MICROBAN``) and replay."""
+    from levelforge.sokoban import Solver, replay
+    from levelforge.sokoban import pairs as pairs_mod
+    from test_sokoban_solver import SYMMETRIC_MICROBAN
+
+    monkeypatch.setattr(pairs_mod, "AFTER", 0)
+    solver = Solver(max_nodes=2_000_000)
+    for k, pushes in SYMMETRIC_MICROBAN.items():
+        result = solver.solve(MICROBAN[k - 1])
+        assert (result.status, result.pushes) == ("solved", pushes), k
+        assert replay(MICROBAN[k - 1], result.solution).is_solved, k
