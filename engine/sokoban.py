@@ -98,18 +98,6 @@ def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside, 
 
 
 @njit(cache=True, _nrt=False)
-def _to_newest_first(heap, ctr):
-    """Re-key the open list for newest-first ties (each key's node field complemented,
-    see :func:`_slot`; its flags kept) and restore the heap order, bottom up."""
-    n = ctr[C_HEAP]
-    for i in range(n):
-        k = heap[i]
-        heap[i] = (k & ~_NODE_BITS) | _slot(k & _NODE_BITS, True)
-    for top in range(n // 2 - 1, -1, -1):
-        _sift_down(heap, n, top, heap[top])
-
-
-@njit(cache=True, _nrt=False)
 def _heap_push(heap, ctr, key):
     i = ctr[C_HEAP]
     ctr[C_HEAP] = i + 1
@@ -339,7 +327,9 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
     compiled. ``symtab`` is None or the board's symmetry table (see
     :func:`search_run`). ``pdb``: None (that code is not compiled) or a box-pair
     pattern database whose admissible bound raises the matching cost (an array of at
-    most one slot: none; see :func:`levelforge.engine.sokoban_pairs.pair_bound`). Returns the status: RUNNING, SOLVED (already solved) or
+    most one slot: none; see :func:`levelforge.engine.sokoban_pairs.pair_bound`); with
+    it, ``ctr[C_PARTIAL]`` (set by the caller) chooses the partial expansion of
+    :func:`search_run`. Returns the status: RUNNING, SOLVED (already solved) or
     UNSOLVABLE (a dead square, frozen box or no matching)."""
     ctr[C_NODES] = 0
     ctr[C_HEAP] = 0
@@ -408,7 +398,8 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
             ctr[C_GOAL] = 0
             ctr[C_STATUS] = SOLVED
             return SOLVED
-    _heap_push(heap, ctr, _key(np.int64(0), h, weight, np.int64(0)))
+    lifo = pdb is not None and weight == 1 and ctr[C_PARTIAL] != 0  # as search_run's
+    _heap_push(heap, ctr, _key(np.int64(0), h, weight, _slot(np.int64(0), lifo)))
     return RUNNING
 
 
@@ -471,16 +462,16 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     the table (:func:`_way`); only for searches whose goal is every box on a goal. Runs
     without the GIL, so that a watchdog thread can set ``ctr[C_HALT]``.
 
-    A push-optimal search (``weight`` 1 and a ``pdb``, even an empty one) expands in
-    part once it has stored ``ctr[C_PARTIAL]`` states (0: never; set by the caller, -1
-    once on), a partial expansion A* (Yoshizumi, Miura and Ishida 2000): a node stores
+    A push-optimal search (``weight`` 1 and a ``pdb``, even an empty one) with
+    ``ctr[C_PARTIAL]`` nonzero (set by the caller before the first call) expands in
+    part, a partial expansion A* (Yoshizumi, Miura and Ishida 2000): a node stores
     only its children whose ``f`` is at most its own and goes back into the heap with
     the least ``f`` of the others (flagged ``_PARTIAL``; expanded again, it finds its
     stored children in the table). Its key is a lower bound of those children's, so A*
     stays push-optimal; most of the states plain A* stores are never expanded, and
-    these are not stored at all. From the switch on, ties of ``f`` and ``g`` go to the
-    newest node (the open list is re-keyed, :func:`_to_newest_first`): a node put back
-    then comes before older nodes of its children's ``g``, as its children would. The
+    these are not stored at all. Its ties of ``f`` and ``g`` go to the newest node
+    (:func:`_slot`): a node put back then comes before older nodes of its children's
+    ``g``, as its children would, and the last ``f`` layer is searched depth first. The
     generator's search (``pdb`` None) compiles neither."""
     steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     if ctr[C_STATUS] != RUNNING:
@@ -493,14 +484,11 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     room = 4 * nbox + 1  # the most states one expansion can add
     if tun is not None:
         room = tunnel_room(nbox, walls.shape[0])
-    lifo = pdb is not None and ctr[C_PARTIAL] < 0  # in part, newest first on ties
+    # in part, newest first on ties (push-optimal searches only)
+    lifo = pdb is not None and weight == 1 and ctr[C_PARTIAL] != 0
     done = 0
     while done < budget:
         nodes = ctr[C_NODES]
-        if pdb is not None and weight == 1 and 0 < ctr[C_PARTIAL] <= nodes:
-            _to_newest_first(heap, ctr)
-            ctr[C_PARTIAL] = -1
-            lifo = True
         if nodes + room > nplayer.shape[0] or 2 * (nodes + room) > table.shape[0] \
                 or ctr[C_HEAP] + room > heap.shape[0]:
             return GROW
@@ -766,15 +754,19 @@ def reconstruct(walls, width, nbox_pool, nparent, nmove, ctr, occ, stamp2, queue
     return pos
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def table_rebuild(table, ctr, nhash, nplayer, zob):
     """Insert every node of the running search into ``table`` (a fresh, larger, zeroed
     power-of-two table; the old one is dropped): how the transposition table grows
     with the search instead of being sized by the node cap up front. Nodes with a
-    negative player cell (the pushes inside a macro move) are left out."""
+    negative player cell (the pushes inside a macro move) are left out. Returns False,
+    the table unfinished, as soon as ``ctr[C_HALT]`` is set (looked at every 4,096
+    nodes: 1.6 s for 16M states, so a time limit must be able to stop it), else True."""
     mask = table.shape[0] - 1
     tepoch = ctr[C_TEPOCH]
     for j in range(ctr[C_NODES]):
+        if (j & 4095) == 0 and ctr[C_HALT] != 0:
+            return False
         if nplayer[j] < 0:
             continue  # a push inside a macro move, not a stored state
         key = nhash[j] ^ zob[1, nplayer[j]]
@@ -782,3 +774,4 @@ def table_rebuild(table, ctr, nhash, nplayer, zob):
         while (table[slot] >> _T_GEN_SHIFT) == tepoch:
             slot = (slot + 1) & mask
         table[slot] = _entry(tepoch, key, np.int64(j))
+    return True

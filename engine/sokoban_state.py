@@ -30,8 +30,8 @@ C_STAGE = 12     # set by the caller: 0, or m > 0 for a packing stage (see _any_
 C_HALT = 13      # set from outside (levelforge.cancel's watchdog): nonzero stops the kernel
 C_TARGET = 14    # set by the caller: 0, or 1 + the normalised player cell a solved state
                  # must have (a target region: solution windows, see sokoban.optimize)
-C_PARTIAL = 15   # set by the caller: 0, or the stored states from which a push-optimal
-                 # search expands in part (see search_run); -1 once it does
+C_PARTIAL = 15   # set by the caller: nonzero for a push-optimal search that expands in
+                 # part, with newest-first ties (see search_run)
 N_COUNTERS = 16
 
 RUNNING = 0

@@ -254,7 +254,9 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
                 status = _s.HALTED
                 break
             if status == _s.GROW:
-                ws.grow(cap, _f.expansion_room(box_cells.shape[0], walls.shape[0]))
+                if not ws.grow(cap, _f.expansion_room(box_cells.shape[0], walls.shape[0])):
+                    status = _s.HALTED  # stopped while it grew: abandoned
+                    break
                 fws.sync()
             a = ws.search_arrays()
             status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],

@@ -51,12 +51,14 @@ parent's instead of solving it from scratch. Measured (push-optimal kernel time,
 same states either way; docs/figures/sokoban-solving.md): the repair costs 5-16% more
 with 2 to 6 boxes (Boxoban's 4: 15%) and saves 3-15% with 8 (XSokoban 38: 15%), 12-44%
 from 9 on."""
-PARTIAL_FROM = 1 << 21
-"""Stored states from which a push-optimal search expands in part: a node stores only
-its children of ``f`` up to its own, and the ties of the open list go to the newest
-node (see :func:`levelforge.engine.sokoban.search_run`). Below it, plain A* (no node
-is expanded twice); above it, memory matters more: on five XSokoban levels the states
-stored fall by a quarter to a third."""
+RESTART_AT = 1 << 21
+"""Stored states after which an unsolved push-optimal search starts again in a second
+way. The first search is plain A* (ties of ``f`` and ``g`` to the oldest node, every
+child stored); the second, with the whole node cap and the time left, expands in part
+and gives ties to the newest node (see :func:`levelforge.engine.sokoban.search_run`):
+it stores a quarter to a half fewer states and searches the last ``f`` layer depth
+first, which solves levels the first cannot (XSokoban 55) and is far slower on others
+(XSokoban 4, Microban 153), so it comes second. 0: the second search only."""
 _BUDGET = 512  # expansions of one kernel call (time limits stop a call within it)
 _FIRST_NODES = 1 << 14  # node capacity a fresh workspace starts with; it doubles on demand
 
@@ -98,6 +100,18 @@ class SolveResult:
         return {"status": self.status, "pushes": self.pushes, "moves": self.moves,
                 "solution": self.solution, "optimal": self.optimal, "nodes": self.nodes,
                 "expanded": self.expanded, "elapsed_ms": self.elapsed_ms}
+
+
+def _copy(dst, src, n, ctr):
+    """``dst[:n] = src[:n]`` in pieces, False as soon as ``ctr[C_HALT]`` is set (a time
+    limit or cancel token: see :meth:`Workspace._resize`)."""
+    piece = 1 << 22
+    for i in range(0, n, piece):
+        if ctr[_s.C_HALT] != 0:
+            return False
+        j = min(n, i + piece)
+        dst[i:j] = src[i:j]
+    return True
 
 
 def _pow2_at_least(n):
@@ -170,40 +184,48 @@ class Workspace:
 
     def _resize(self, nodes, keep):
         """Node arrays for ``nodes`` states (the first ``keep`` copied) and a table of
-        at least twice that many slots (the running search's states reinserted)."""
-        old = (self.pool, self.nplayer, self.nparent, self.ng, self.nhash, self.nmove) \
-            if keep else None
-        self.nodes = nodes
-        self.pool = np.zeros(nodes * self.boxes, np.int16)
-        self.nplayer = np.zeros(nodes, np.int32)
-        self.nparent = np.zeros(nodes, np.int32)
-        self.ng = np.zeros(nodes, np.int32)
-        self.nhash = np.zeros(nodes, np.uint64)
-        self.nmove = np.zeros(nodes, np.int32)
-        self.table = np.zeros(_pow2_at_least(2 * nodes), np.int64)
+        at least twice that many slots (the running search's states reinserted). False,
+        with the workspace unchanged, when ``ctr[C_HALT]`` (a time limit or cancel token
+        watching the search) is set before the copy is done: it takes seconds at 10M
+        states, and the halted search is abandoned anyway."""
+        names = ("pool", "nplayer", "nparent", "ng", "nhash", "nmove")
+        new = (np.zeros(nodes * self.boxes, np.int16), np.zeros(nodes, np.int32),
+               np.zeros(nodes, np.int32), np.zeros(nodes, np.int32),
+               np.zeros(nodes, np.uint64), np.zeros(nodes, np.int32))
+        table = np.zeros(_pow2_at_least(2 * nodes), np.int64)
         if keep:
             nbox = int(self.ctr[_s.C_BOXES])
-            self.pool[:keep * nbox] = old[0][:keep * nbox]
-            for new, was in zip((self.nplayer, self.nparent, self.ng, self.nhash,
-                                 self.nmove), old[1:]):
-                new[:keep] = was[:keep]
-            _k.table_rebuild(self.table, self.ctr, self.nhash, self.nplayer, self.zob)
+            for name, arr in zip(names, new):
+                if not _copy(arr, getattr(self, name), keep * (nbox if name == "pool" else 1),
+                             self.ctr):
+                    return False
+            if not _k.table_rebuild(table, self.ctr, new[4], new[1], self.zob):
+                return False
         else:
             self.ctr[_s.C_TEPOCH] = 0
+        self.nodes = nodes
+        self.table = table
+        for name, arr in zip(names, new):
+            setattr(self, name, arr)
+        return True
 
     def grow(self, cap, room=None):
         """Double what the running search outgrew (status ``GROW``), never past what a
         search capped at ``cap`` states can use; the search then goes on unchanged.
-        ``room``: the most nodes one expansion adds (default: one per push)."""
+        ``room``: the most nodes one expansion adds (default: one per push). False when
+        ``ctr[C_HALT]`` stopped it (see :meth:`_resize`): the search must stop."""
         if room is None:
             room = 4 * int(self.ctr[_s.C_BOXES]) + 1
         used = int(self.ctr[_s.C_NODES])
         if used + room > self.nodes or 2 * (used + room) > self.table.shape[0]:
-            self._resize(max(min(2 * self.nodes, cap + room), used + room), used)
+            if not self._resize(max(min(2 * self.nodes, cap + room), used + room), used):
+                return False
         if int(self.ctr[_s.C_HEAP]) + room > self.heap.shape[0]:
             heap = np.zeros(2 * self.heap.shape[0] + room, np.int64)
-            heap[:self.heap.shape[0]] = self.heap
+            if not _copy(heap, self.heap, self.heap.shape[0], self.ctr):
+                return False
             self.heap = heap
+        return True
 
     def search_arrays(self):
         """The arrays of the search kernels, in their argument order (after ``zob``)."""
@@ -348,6 +370,7 @@ class Solver:
         # boxes on, True or False always or never (the tests and benchmarks compare them)
         self._incremental = None
         self._pair_board = None  # pairs.pair_database's arguments in push-optimal solves
+        self._pdb = None  # the pair database built in this solve (pairs.pairs_due)
         self._target = None  # a solution window's target player cell (levelforge.sokoban.optimize)
         self._tun = None  # the board's tunnel cells (tunnel_cells)
         self._level = None  # the level an any-solution solve runs on (its moves are read on it)
@@ -427,9 +450,9 @@ class Solver:
         ws.ctr[_s.C_STAGE] = 0
         self._pair_board = (walls, dead, goal_cells, width, nbox, dist) if optimal else None
         ws.ctr[_s.C_TARGET] = 0 if self._target is None else self._target + 1
+        self._pdb = None
         if optimal:
-            found = self._search(board, box_cells, player, cap, 1, None, symtab, limit)
-            found += (True,)
+            found = self._optimal(board, box_cells, player, cap, symtab, limit)
         else:
             self._level = level
             self._forward_done = False  # the feature-space search's table is not there yet
@@ -461,13 +484,32 @@ class Solver:
                            found.nodes + nodes, found.expanded + expanded, ms_since(start),
                            optimal)
 
-    def _search(self, board, box_cells, player, cap, weight, plan, symtab, limit):
+    def _optimal(self, board, box_cells, player, cap, symtab, limit):
+        """The push-optimal search (:data:`RESTART_AT`): plain A* up to that many stored
+        states, then, unless it ended otherwise, a partial expansion A* from the start
+        with the whole cap. As :meth:`_search`, its nodes the sum of both, and True
+        (a solution found is push-optimal)."""
+        nodes = expanded = 0
+        if RESTART_AT > 0:
+            status, solution, nodes, expanded = self._search(
+                board, box_cells, player, min(cap, RESTART_AT), 1, None, symtab, limit)
+            if status != LIMIT or cap <= RESTART_AT or limit.reason() is not None:
+                return status, solution, nodes, expanded, True
+        status, solution, n, e = self._search(board, box_cells, player, cap, 1, None, symtab,
+                                              limit, partial=True)
+        return status, solution, nodes + n, expanded + e, True
+
+    def _search(self, board, box_cells, player, cap, weight, plan, symtab, limit,
+                partial=False):
         """One search from ``box_cells`` and ``player`` on a prepared ``board``: its
         status (``limit`` or ``cancelled`` also when ``limit``, a :class:`Limit`, says
-        so), its LURD solution or None, and the stored and expanded node counts."""
+        so), its LURD solution or None, and the stored and expanded node counts.
+        ``partial``: a push-optimal search's partial expansion (:data:`RESTART_AT`)."""
         ws = self.workspace
         walls, width = board[0], board[5]
-        pdb = _pairs.pairs_due(_pairs.NONE, 0, self._pair_board)  # AFTER = 0: at once
+        pdb = self._pdb  # built by an earlier search of this solve, or at AFTER expansions
+        if pdb is None:
+            pdb = _pairs.pairs_due(_pairs.NONE, 0, self._pair_board)  # AFTER = 0: at once
         # pushes go on through tunnels, but not in a packing stage (its goal is some
         # goals filled: a box may stay in a tunnel) nor on symmetric boards (images)
         tun = self._tun if int(ws.ctr[_s.C_STAGE]) == 0 and symtab is None else None
@@ -476,8 +518,7 @@ class Solver:
         if incremental is None:
             incremental = box_cells.shape[0] >= INCREMENTAL_FROM
         mw = ws.mw if incremental else ws.mw[:0]  # empty: each matching from scratch
-        # a push-optimal search expands in part from PARTIAL_FROM stored states on
-        ws.ctr[_s.C_PARTIAL] = PARTIAL_FROM if weight == 1 else 0
+        ws.ctr[_s.C_PARTIAL] = partial
         with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
             status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight,
                                      *board, *ws.search_arrays(), plan, symtab, pdb)
@@ -485,8 +526,9 @@ class Solver:
                 if limit.reason() is not None:
                     status = _s.HALTED
                     break
-                if status == _s.GROW:
-                    ws.grow(cap, room)
+                if status == _s.GROW and not ws.grow(cap, room):
+                    status = _s.HALTED  # stopped while it grew: abandoned
+                    break
                 done = int(ws.ctr[_s.C_EXPANDED])
                 pdb = _pairs.pairs_due(pdb, done, self._pair_board)
                 budget = _BUDGET
@@ -496,6 +538,8 @@ class Solver:
                     budget = min(_BUDGET, _pairs.AFTER - done)
                 status = _k.search_run(budget, *board, *ws.search_arrays(), plan, symtab,
                                        pdb, mw, tun)
+        if pdb is not _pairs.NONE:
+            self._pdb = pdb  # the second push-optimal search starts with it
         nodes = int(ws.ctr[_s.C_NODES])
         expanded = int(ws.ctr[_s.C_EXPANDED])
         if status != _s.SOLVED:
