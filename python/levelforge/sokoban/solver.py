@@ -74,7 +74,9 @@ class SolveResult:
     unless solved. ``optimal`` is True when ``pushes`` is proved push-optimal (always
     for the default search; for ``solve(level, optimal=False)`` only when its last
     resort, A*, found the solution). ``nodes``
-    counts stored states, ``expanded`` expanded ones.
+    counts stored states, ``expanded`` expanded ones, summed over the searches the solve
+    ran (each capped at ``max_nodes``: a push-optimal solve that outgrows
+    :data:`RESTART_AT` states starts again, so it may count up to that many more).
 
     >>> r = solve(Level.from_xsb('#####\\n#@$.#\\n#####'))
     >>> r.status, r.pushes, r.moves, r.solution, r.optimal
@@ -664,7 +666,10 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     distances (each child's repaired from its parent's); dead squares and freeze deadlocks are pruned, where a PI-corral exists
     only its boxes are pushed, and on a symmetric board (mirrors, rotations) states are
     stored as one canonical image per symmetry class (all of this keeps push-optimality,
-    so an exhausted search proves ``unsolvable``). ``max_nodes`` caps stored states and
+    so an exhausted search proves ``unsolvable``). A search that outgrows
+    :data:`RESTART_AT` stored states starts again from the first state, expanding in
+    part with newest-first ties (it solves levels plain A* does not, and is slower on
+    others). ``max_nodes`` caps each search's stored states and
     ``time_limit`` (seconds, default None: no limit) the wall time; reaching either gives
     status ``limit``, never ``unsolvable``.
 
