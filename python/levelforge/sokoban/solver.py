@@ -76,7 +76,7 @@ class SolveResult:
     resort, A*, found the solution). ``nodes``
     counts stored states, ``expanded`` expanded ones, summed over the searches the solve
     ran (each capped at ``max_nodes``: a push-optimal solve that outgrows
-    :data:`RESTART_AT` states starts again, so it may count up to that many more).
+    ``solver.RESTART_AT`` states starts again, so it may count up to that many more).
 
     >>> r = solve(Level.from_xsb('#####\\n#@$.#\\n#####'))
     >>> r.status, r.pushes, r.moves, r.solution, r.optimal
@@ -487,7 +487,7 @@ class Solver:
                            optimal)
 
     def _optimal(self, board, box_cells, player, cap, symtab, limit):
-        """The push-optimal search (:data:`RESTART_AT`): plain A* up to that many stored
+        """The push-optimal search (``solver.RESTART_AT``): plain A* up to that many stored
         states, then, unless it ended otherwise, a partial expansion A* from the start
         with the whole cap. As :meth:`_search`, its nodes the sum of both, and True
         (a solution found is push-optimal)."""
@@ -506,7 +506,7 @@ class Solver:
         """One search from ``box_cells`` and ``player`` on a prepared ``board``: its
         status (``limit`` or ``cancelled`` also when ``limit``, a :class:`Limit`, says
         so), its LURD solution or None, and the stored and expanded node counts.
-        ``partial``: a push-optimal search's partial expansion (:data:`RESTART_AT`)."""
+        ``partial``: a push-optimal search's partial expansion (``solver.RESTART_AT``)."""
         ws = self.workspace
         walls, width = board[0], board[5]
         pdb = self._pdb  # built by an earlier search of this solve, or at AFTER expansions
@@ -667,7 +667,7 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     only its boxes are pushed, and on a symmetric board (mirrors, rotations) states are
     stored as one canonical image per symmetry class (all of this keeps push-optimality,
     so an exhausted search proves ``unsolvable``). A search that outgrows
-    :data:`RESTART_AT` stored states starts again from the first state, expanding in
+    ``solver.RESTART_AT`` stored states starts again from the first state, expanding in
     part with newest-first ties (it solves levels plain A* does not, and is slower on
     others). ``max_nodes`` caps each search's stored states and
     ``time_limit`` (seconds, default None: no limit) the wall time; reaching either gives
