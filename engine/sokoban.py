@@ -72,6 +72,13 @@ def _slot(node, lifo):
 
 
 @njit(cache=True, _nrt=False)
+def _partial(pdb, weight, ctr):
+    """Whether a search expands in part with newest-first ties (:func:`search_run`):
+    push-optimal (``weight`` 1, a ``pdb``) and asked for by the caller (``C_PARTIAL``)."""
+    return pdb is not None and weight == 1 and ctr[C_PARTIAL] != 0
+
+
+@njit(cache=True, _nrt=False)
 def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside, heap, ctr,
                  lifo):
     """The box-pair bound, evaluated lazily: when node ``u`` (``gu`` pushes, pushed with
@@ -398,8 +405,8 @@ def search_start(boxes, nbox, player, cap, weight, walls, goals, dead, dist, zob
             ctr[C_GOAL] = 0
             ctr[C_STATUS] = SOLVED
             return SOLVED
-    lifo = pdb is not None and weight == 1 and ctr[C_PARTIAL] != 0  # as search_run's
-    _heap_push(heap, ctr, _key(np.int64(0), h, weight, _slot(np.int64(0), lifo)))
+    _heap_push(heap, ctr, _key(np.int64(0), h, weight,
+                               _slot(np.int64(0), _partial(pdb, weight, ctr))))
     return RUNNING
 
 
@@ -484,8 +491,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     room = 4 * nbox + 1  # the most states one expansion can add
     if tun is not None:
         room = tunnel_room(nbox, walls.shape[0])
-    # in part, newest first on ties (push-optimal searches only)
-    lifo = pdb is not None and weight == 1 and ctr[C_PARTIAL] != 0
+    lifo = _partial(pdb, weight, ctr)  # in part, newest first on ties
     done = 0
     while done < budget:
         nodes = ctr[C_NODES]
