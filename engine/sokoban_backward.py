@@ -30,7 +30,7 @@ from numba import njit
 
 from .grid import flood_fill
 from .sokoban import _heap_pop, _heap_push, _key
-from .sokoban_farthest import _lookup, _pull_norm, _region_min, _rehash, _replaced
+from .sokoban_farthest import _insert, _lookup, _pull_norm, _region_min, _rehash, _replaced
 from .sokoban_fess import _cell_insert, _cell_pop
 from .sokoban_fess import _lookup as _forward
 from .sokoban_fess_features import regions_reach
@@ -134,6 +134,22 @@ def _store(wbox, nbox, norm, parent, g, move, h, slot, tag, pool, nplayer, npare
     _cell_insert(j, _key(g, h, 0, j), cell, croot, pkey, pchild, psib)  # greedy in a cell
     ctr[C_HEAP] += 1
     return j
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def table_regrow(pool, nplayer, nbox, table, zob, count, ctr):
+    """Insert nodes ``0 .. count - 1`` into ``table``: a fresh, zeroed, larger power-of-two
+    table, all of it in use from now on (the caller sets ``ctr[C_SIZE]`` to its length,
+    so the search never rehashes it again). Returns False, the table unfinished, as soon
+    as ``ctr[C_HALT]`` is set (looked at every 4,096 nodes: a rebuild takes seconds at
+    10M states, and a time limit or cancel token must be able to stop it); runs without
+    the GIL, so that the watchdog thread can set it."""
+    mask = table.shape[0] - 1
+    for j in range(count):
+        if (j & 4095) == 0 and ctr[C_HALT] != 0:
+            return False
+        _insert(pool, nplayer, nbox, table, mask, zob, j)
+    return True
 
 
 @njit(cache=True, _nrt=False)

@@ -63,17 +63,22 @@ def _lookup(pool, nplayer, nbox, table, mask, zob, wbox, norm):
 
 
 @njit(cache=True, _nrt=False)
+def _insert(pool, nplayer, nbox, table, mask, zob, j):
+    """Put node ``j`` into the first ``mask + 1`` slots of ``table`` (see :func:`_lookup`)."""
+    key = _key(pool, j * nbox, nbox, nplayer[j], zob)
+    slot = np.int64(key & np.uint64(mask))
+    while table[slot] != 0:
+        slot = (slot + 1) & mask
+    table[slot] = (np.int64(key >> np.uint64(33)) << 32) | (j + 1)
+
+
+@njit(cache=True, _nrt=False)
 def _rehash(pool, nplayer, nbox, table, size, zob, count):
     """Clear the first ``size`` slots of ``table`` and insert nodes ``0 .. count - 1``."""
-    mask = size - 1
     for i in range(size):
         table[i] = 0
     for j in range(count):
-        key = _key(pool, j * nbox, nbox, nplayer[j], zob)
-        slot = np.int64(key & np.uint64(mask))
-        while table[slot] != 0:
-            slot = (slot + 1) & mask
-        table[slot] = (np.int64(key >> np.uint64(33)) << 32) | (j + 1)
+        _insert(pool, nplayer, nbox, table, size - 1, zob, j)
 
 
 @njit(cache=True, _nrt=False)

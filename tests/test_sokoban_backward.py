@@ -173,29 +173,96 @@ def test_after_the_feature_space_search_the_two_searches_meet(monkeypatch):
     assert alone[0] == "solved" and nodes < alone[2]
 
 
-def test_a_growth_that_would_end_past_the_deadline_is_not_started(monkeypatch):
-    """Growing the arrays cannot be stopped halfway, so the search stops before one
-    that would end past its deadline (the next growth taking about twice the last)."""
-    from levelforge.timing import now_ns
-    clock = [now_ns()]  # the search's clock: real, plus 20 s per growth
-    grows = []
+def filled_arrays(nodes=3000, boxes=3, cells=400, seed=0):
+    """Backward-search arrays holding ``nodes`` distinct made-up states (sorted boxes, a
+    player cell), their table as the search keeps it, and the counters and keys."""
+    rng = np.random.default_rng(seed)
+    a = backward_mod._Arrays(boxes, cells, 4096, feature_cells=True)
+    states = set()
+    while len(states) < nodes:
+        states.add((tuple(sorted(rng.choice(cells, boxes, replace=False))),
+                    int(rng.integers(cells))))
+    for j, (bx, p) in enumerate(sorted(states)):
+        a.pool[j * boxes:(j + 1) * boxes] = bx
+        a.nplayer[j] = p
+    a.ng[:nodes] = rng.integers(0, 100, nodes)
+    a.heap[:nodes] = rng.integers(0, 2**40, nodes)
+    a.pkey[:nodes] = rng.integers(0, 2**40, nodes)
+    zob = np.random.default_rng(1).integers(1, 2**63, size=(2, cells), dtype=np.uint64)
+    ctr = np.zeros(backward_mod._s.N_COUNTERS, np.int64)
+    ctr[backward_mod._s.C_NODES] = nodes
+    ctr[_bk.C_SIZE] = a.table.shape[0]
+    assert _bk.table_regrow(a.pool, a.nplayer, boxes, a.table, zob, nodes, ctr)
+    return a, ctr, zob
+
+
+def naive_find(a, ctr, zob, j):
+    """Whether the table holds node ``j``: the probe of the search, in plain Python."""
+    nbox = a.nbox
+    key = int(zob[1, a.nplayer[j]])
+    for c in a.pool[j * nbox:(j + 1) * nbox]:
+        key ^= int(zob[0, c])
+    mask = int(ctr[_bk.C_SIZE]) - 1
+    slot = key & mask
+    while a.table[slot] != 0:
+        if int(a.table[slot]) & 0xFFFFFFFF == j + 1 and int(a.table[slot]) >> 32 == key >> 33:
+            return True
+        slot = (slot + 1) & mask
+    return False
+
+
+def test_growth_keeps_every_state_and_the_table_finds_each():
+    a, ctr, zob = filled_arrays()
+    names = ("pool", "nplayer", "ng", "heap", "pkey")
+    before = {n: getattr(a, n).copy() for n in names}
+    assert a.grow(ctr, zob)
+    assert a.nplayer.shape[0] == 8192 and ctr[_bk.C_SIZE] == a.table.shape[0] == 16384
+    for name, was in before.items():
+        assert np.array_equal(getattr(a, name)[:was.shape[0]], was), name
+    assert all(naive_find(a, ctr, zob, j) for j in range(3000))
+    assert np.count_nonzero(a.table) == 3000
+
+
+def test_a_set_halt_slot_stops_the_growth_and_leaves_the_arrays_as_they_were():
+    a, ctr, zob = filled_arrays()
+    names = ("pool", "nplayer", "nparent", "ng", "nmove", "heap", "pkey", "pchild", "psib",
+             "table")
+    arrays = [getattr(a, n) for n in names]
+    size = int(ctr[_bk.C_SIZE])
+    ctr[backward_mod._s.C_HALT] = 1
+    assert not a.grow(ctr, zob)
+    assert all(getattr(a, n) is was for n, was in zip(names, arrays))
+    assert ctr[_bk.C_SIZE] == size
+    table = np.zeros(1 << 14, np.int64)
+    assert not _bk.table_regrow(a.pool, a.nplayer, a.nbox, table, zob, 3000, ctr)
+    assert not table.any()  # stopped before the first node
+
+
+def test_a_backward_search_cancelled_while_it_grows_stops_there(monkeypatch):
+    """The token is set inside the first growth and the watchdog's halt awaited, so the
+    stop comes in the copy: the search says ``cancelled`` with the states it had."""
+    import time
+    from levelforge import Cancel
+    token = Cancel()
     real_grow = backward_mod._Arrays.grow
+    grown = []
 
-    def slow_grow(self, ctr, zob):
-        grows.append(int(ctr[1]))
-        clock[0] += 20 * 10**9
-        real_grow(self, ctr, zob)
+    def cancelled_grow(self, ctr, zob):
+        if not grown:
+            token.cancel()
+            t = time.monotonic()
+            while ctr[backward_mod._s.C_HALT] == 0 and time.monotonic() - t < 10:
+                time.sleep(0.001)
+        out = real_grow(self, ctr, zob)
+        grown.append(out)
+        return out
 
-    monkeypatch.setattr(backward_mod, "now_ns", lambda: clock[0])
-    monkeypatch.setattr(backward_mod, "_Arrays", type("A", (backward_mod._Arrays,),
-                                                      {"grow": slow_grow}))
+    monkeypatch.setattr(backward_mod._Arrays, "grow", cancelled_grow)
     monkeypatch.setattr(backward_mod, "_FIRST", 1 << 8)  # growth after a few states
-    limit = backward_mod.Limit(None)
-    limit.deadline = clock[0] + 50 * 10**9  # far off on the real clock
     status, pushes, nodes, _, _ = backward_mod.backward_search(
-        *backward_board(MICROBAN[152]), 10**6, limit)
-    assert status == "limit" and pushes is None
-    assert len(grows) == 1  # the second would have ended at 20 + 40 > 50 s
+        *backward_board(MICROBAN[152]), 10**6, backward_mod.Limit(None, token))
+    assert (status, pushes) == ("cancelled", None)
+    assert grown == [False] and 0 < nodes <= 1 << 8
 
 
 def backward_board(level):

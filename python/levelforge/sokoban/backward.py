@@ -16,9 +16,9 @@ from ..cancel import Limit
 from ..engine import sokoban_backward as _bk
 from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
-from ..timing import now_ns
 from .level import Level
 from .optimizer import _Board
+from .solver import _copy
 
 WEIGHT = 0
 """Priority of the backward search: greedy on ``h``, the matching to the start cells
@@ -71,20 +71,29 @@ class _Arrays:
         self.hung = [np.zeros(nbox + 1, np.int64) for _ in range(6)]
 
     def grow(self, ctr, zob):
-        """Double the node arrays, the heap and the table, keeping the search."""
+        """Double the node arrays, the heap and the table, keeping the search (the whole
+        new table in use: ``ctr[C_SIZE]``). False, with every array as it was, when
+        ``ctr[C_HALT]`` (a time limit or cancel token watching the search) is set before
+        it is done: the copies and the rebuild take seconds at 10M states, and the
+        halted search is abandoned anyway."""
         size = 2 * self.nplayer.shape[0]
         links = ("pkey", "pchild", "psib") if self.feature_cells else ()
-        for name in ("nplayer", "nparent", "ng", "nmove", "heap", *links):
+        names = ("nplayer", "nparent", "ng", "nmove", "heap", *links, "pool")
+        new = {}
+        for name in names:
             old = getattr(self, name)
-            new = np.zeros(size, old.dtype)
-            new[:old.shape[0]] = old
-            setattr(self, name, new)
-        pool = np.zeros(size * self.nbox, np.int16)
-        pool[:self.pool.shape[0]] = self.pool
-        self.pool = pool
-        self.table = np.zeros(2 * size, np.int64)
-        _bk._rehash(self.pool, self.nplayer, self.nbox, self.table, int(ctr[_bk.C_SIZE]), zob,
-                    int(ctr[_s.C_NODES]))
+            new[name] = np.zeros(size * (self.nbox if name == "pool" else 1), old.dtype)
+            if not _copy(new[name], old, old.shape[0], ctr):
+                return False
+        table = np.zeros(2 * size, np.int64)
+        if not _bk.table_regrow(new["pool"], new["nplayer"], self.nbox, table, zob,
+                                int(ctr[_s.C_NODES]), ctr):
+            return False
+        for name in names:
+            setattr(self, name, new[name])
+        self.table = table
+        ctr[_bk.C_SIZE] = table.shape[0]
+        return True
 
     def cells(self):
         """The feature cells' arguments of the kernels."""
@@ -173,7 +182,6 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
     start_norm = np.int64(_bk._region_min(a.blk, np.int64(width), np.int64(player), a.stamp,
                                           ctr[_s.C_FILL], a.queue))
     a.blk[box_cells] = 0
-    grow_ns = 0  # how long the last growth took: the next one takes about twice that
     with limit.watch(ctr, _s.C_HALT):
         status = _bk.backward_start(walls, goal_cells, np.int64(width), pdist, zob,
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
@@ -182,15 +190,9 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
             if limit.reason() is not None:
                 status = _s.HALTED
                 break
-            if status == _s.GROW:
-                # growing copies and rehashes every state (seconds at 10M states) and
-                # cannot be stopped: stop before it rather than run past the deadline
-                if limit.deadline is not None and now_ns() + 2 * grow_ns > limit.deadline:
-                    status = _s.HALTED
-                    break
-                t = now_ns()
-                a.grow(ctr, zob)
-                grow_ns = now_ns() - t
+            if status == _s.GROW and not a.grow(ctr, zob):
+                status = _s.HALTED  # stopped while it grew: abandoned
+                break
             status = _bk.backward_run(_BUDGET, walls, start_norm, np.int64(width), pdist,
                                       alive, zob, ftable, fpool, fplayer, np.int64(ftepoch),
                                       *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,
