@@ -10,9 +10,12 @@ cap, so "solved within cap C" is "solved with at most C stored states": load-ind
 (a level the clock stopped before the largest cap is marked ``time`` and counts as
 unsolved under the caps it did not reach, so those counts are lower bounds). Per level:
 status, pushes, stored and expanded states, seconds, the lower bound at the start
-(``h0``: the matching heuristic, :func:`levelforge.sokoban.bound.push_lower_bound`) and
-``h0 / pushes`` (the heuristic's strength at the root). The summary gives solved counts
-within ``--time`` s and within each cap, and the process's peak RSS (the node table
+(``h0``: the matching heuristic, :func:`levelforge.sokoban.bound.push_lower_bound`),
+``h0 / pushes`` (the heuristic's strength at the root) and the lower bound the search
+proved (``proved``: ``SolveResult.lower_bound``, the pushes when solved; for a level
+stopped by the clock or a cap, no solution has fewer pushes). The summary gives solved counts
+within ``--time`` s and within each cap, how far the searches that stopped raised the
+bound above ``h0``, and the process's peak RSS (the node table
 grows with the search and stops at the cap with status ``limit``).
 
 ``--compare`` solves every level a second time without the box-pair pattern database
@@ -79,8 +82,10 @@ def run(levels, numbers, caps, seconds, compare):
     solve(levels[0], max_nodes=1000)  # compile outside the timing
     rows, plain = [], []
     extra = " without pairs | expanded without | ratio |" if compare else ""
-    print("| level | status | pushes | stored | expanded | s | h0 | h0/pushes |" + extra)
-    print("|---|---|---|---|---|---|---|---|" + ("---|---|---|" if compare else ""))
+    print("| level | status | pushes | stored | expanded | s | h0 | h0/pushes | proved |"
+          + extra)
+    print("|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if compare else ""))
+    raised = []  # (h0, proved) of the levels stopped by the clock or a cap
     for k in numbers:
         level = levels[k - 1]
         h0 = push_lower_bound(level)
@@ -88,7 +93,10 @@ def run(levels, numbers, caps, seconds, compare):
         rows.append((status, r, dt))
         strength = f"{h0 / r.pushes:.2f}" if r.solved and r.pushes else "-"
         line = (f"| {k} | {status} | {r.pushes if r.solved else '-'} | {r.nodes} | "
-                f"{r.expanded} | {dt:.1f} | {h0 if h0 is not None else '-'} | {strength} |")
+                f"{r.expanded} | {dt:.1f} | {h0 if h0 is not None else '-'} | {strength} | "
+                f"{r.lower_bound if r.lower_bound is not None else '-'} |")
+        if status in ("time", "limit") and r.lower_bound is not None and h0 is not None:
+            raised.append((h0, r.lower_bound))
         if compare:
             status2, r2, dt2 = solve_one(level, caps[-1], seconds, False)
             plain.append((status2, r2, dt2))
@@ -108,6 +116,10 @@ def run(levels, numbers, caps, seconds, compare):
             ratio = sum(b.expanded for _, b in both) / max(1, sum(a.expanded for a, _ in both))
             print(f"| expanded without / with pairs, {len(both)} levels both solve | {ratio:.2f} |")
     print(f"| unsolvable (proved) | {sum(s == 'unsolvable' for s, _, _ in rows)} |")
+    if raised:
+        up = [p - h for h, p in raised]
+        print(f"| stopped searches that proved more than h0 | {sum(u > 0 for u in up)}/"
+              f"{len(up)} (+{sum(up)} pushes in all, at most +{max(up)}) |")
     print(f"| total s | {sum(dt for _, _, dt in rows + plain):.0f} |")
     print(f"| peak RSS | {peak_rss_mb():.0f} MB |")
 

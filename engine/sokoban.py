@@ -25,9 +25,9 @@ from .sokoban_board import frozen_state, pi_corral
 from .sokoban_heuristic import _any_h, box_columns, matching_cost
 from .sokoban_match import child_matching, parent_matching
 from .sokoban_pairs import pair_bound, pair_dead
-from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT, C_HEAP,
-                            C_NODES, C_PARTIAL, C_START, C_STATUS, C_TARGET, C_TEPOCH,
-                            C_WEIGHT, GROW, HALTED, LIMIT, MAX_G,
+from .sokoban_state import (C_BOUND, C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL,
+                            C_HALT, C_HEAP, C_NODES, C_PARTIAL, C_START, C_STATUS, C_TARGET,
+                            C_TEPOCH, C_WEIGHT, GROW, HALTED, LIMIT, MAX_G,
                             MAX_GENERATION, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE, _T_FP_MASK,
                             _T_GEN_SHIFT, _T_NODE_BITS, _T_NODE_MASK)
 
@@ -479,7 +479,13 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     these are not stored at all. Its ties of ``f`` and ``g`` go to the newest node
     (:func:`_slot`): a node put back then comes before older nodes of its children's
     ``g``, as its children would, and the last ``f`` layer is searched depth first. The
-    generator's search (``pdb`` None) compiles neither."""
+    generator's search (``pdb`` None) compiles neither.
+
+    A push-optimal search keeps in ``ctr[C_BOUND]`` the largest ``f`` it has popped: a
+    proved lower bound on the pushes of every solution. At any time the open list holds
+    a state of some push-optimal solution reached by its optimal pushes (or, expanding
+    in part, its parent keyed with at most its ``f``), whose key is at most the optimum
+    since every bound used is admissible; the least key, the one popped, is no larger."""
     steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     if ctr[C_STATUS] != RUNNING:
         return ctr[C_STATUS]
@@ -502,6 +508,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
             ctr[C_STATUS] = UNSOLVABLE
             return UNSOLVABLE
         key = _heap_pop(heap, ctr)
+        if pdb is not None and weight == 1 and (key >> 47) > ctr[C_BOUND]:
+            ctr[C_BOUND] = key >> 47  # the open list's least f: a proved bound (docstring)
         u = _slot(np.int64(key & _NODE_BITS), lifo)
         gu = MAX_G - np.int64((key >> 32) & np.int64(0x7FFF))
         if key & _PARTIAL:

@@ -13,7 +13,7 @@ _T_FP_MASK = ((np.int64(1) << 14) - 1) << _T_NODE_BITS
 _T_GEN_SHIFT = 40
 MAX_GENERATION = (1 << 23) - 1  # then the table is cleared and generations restart
 
-# counter slots of ``ctr`` (int64[16])
+# counter slots of ``ctr`` (int64[N_COUNTERS])
 C_NODES = 0      # nodes stored in the pool
 C_HEAP = 1       # entries in the heap
 C_TEPOCH = 2     # transposition-table generation
@@ -32,7 +32,9 @@ C_TARGET = 14    # set by the caller: 0, or 1 + the normalised player cell a sol
                  # must have (a target region: solution windows, see sokoban.optimize)
 C_PARTIAL = 15   # set by the caller: nonzero for a push-optimal search that expands in
                  # part, with newest-first ties (see search_run)
-N_COUNTERS = 16
+C_BOUND = 16     # a push-optimal search's proved lower bound: the largest f it popped
+                 # (0 before the first pop; set to 0 by the caller, see search_run)
+N_COUNTERS = 17
 
 RUNNING = 0
 SOLVED = 1

@@ -188,8 +188,9 @@ def _solve(args):
         name = f"level {k}" + (f" ({level.title})" if level.title else "")
         kind = " (not proved optimal)" if r.solved and not r.optimal else ""
         kind += " (Ctrl-C)" if r.status == "cancelled" else ""
+        bound = "" if r.solved or r.lower_bound is None else f" lower_bound={r.lower_bound}"
         print(f"{name}: {r.status}{kind} pushes={r.pushes} moves={r.moves} nodes={r.nodes} "
-              f"ms={r.elapsed_ms:.1f}", flush=True)
+              f"ms={r.elapsed_ms:.1f}{bound}", flush=True)
         if r.solved:
             print(f"  {r.solution}")
         else:
