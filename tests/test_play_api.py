@@ -117,6 +117,11 @@ def test_solve_reports_solved_unsolvable_and_limit_as_the_solver_does(client):
     hard = sokoban.collections.load("microban")[143].to_xsb()  # level 144: 16 boxes
     limit = client.post("/api/sokoban/solve", json={"xsb": hard, "time_limit": 0.05}).json()
     assert limit["status"] == "limit" and limit["time_limit"] == 0.05
+    # what the stopped search proved: from the start's bound (24) to the optimum (36)
+    assert limit["lower_bound"] is None or 24 <= limit["lower_bound"] <= 36
+    longer = client.post("/api/sokoban/solve", json={"xsb": hard, "time_limit": 1}).json()
+    assert longer["status"] == "limit" and 24 <= longer["lower_bound"] <= 36
+    assert (solved["lower_bound"], stuck["lower_bound"]) == (2, None)
 
 
 def test_pasted_xsb_gives_the_level_or_the_parsers_message(client):

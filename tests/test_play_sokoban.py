@@ -234,4 +234,5 @@ def test_a_slow_answer_while_kernels_are_prepared_says_so_then_gives_the_answer(
         text = page.locator("#status").text_content()  # the solver's own answer, stopped
         assert text.startswith(  # at the server's deadline less its margin (7.2 s)
             "Solver: limit. The server stopped the solver at its deadline (")
-        assert " states), so whether this position can be solved is unknown." in text
+        assert " states), so whether this position can be solved is unknown. If it can, it " \
+            "takes at least " in text and text.endswith(" more pushes (proved).")

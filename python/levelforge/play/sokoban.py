@@ -173,8 +173,9 @@ def move_state(xsb, moves, action):
 
 @lru_cache(maxsize=256)
 def optimal(rows):
-    """The solver's verdict on the level with these board rows (cached), as a dict;
-    ``limit`` with a ``message`` for a level beyond the solver's size limits."""
+    """The solver's verdict on the level with these board rows (cached), as a dict
+    (``lower_bound``: what a stopped search proved, see ``SolveResult``); ``limit``
+    with a ``message`` for a level beyond the solver's size limits."""
     level = read_xsb("\n".join(rows))[0]
     try:
         result = solve(level, time_limit=OPTIMAL_TIME_LIMIT)
@@ -182,7 +183,8 @@ def optimal(rows):
         return {"status": "limit", "pushes": None, "time_limit": OPTIMAL_TIME_LIMIT,
                 "elapsed_ms": 0.0, "message": str(exc)}
     return {"status": result.status, "pushes": result.pushes,
-            "time_limit": OPTIMAL_TIME_LIMIT, "elapsed_ms": result.elapsed_ms}
+            "time_limit": OPTIMAL_TIME_LIMIT, "elapsed_ms": result.elapsed_ms,
+            "lower_bound": result.lower_bound}
 
 
 def move(body):

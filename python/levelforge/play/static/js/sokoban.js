@@ -71,7 +71,8 @@ function render(state) {
   if (state.solved) {
     const best = state.optimal;
     let verdict = best.message ? `Push-optimal is unknown: ${best.message}.`
-      : `Push-optimal is unknown: the solver reached its ${best.time_limit} s limit.`;
+      : `Push-optimal is unknown: the solver reached its ${best.time_limit} s limit` +
+        (best.lower_bound == null ? "." : `, having proved at least ${best.lower_bound} pushes.`);
     if (best.status === "solved") {
       $("optimal").textContent = best.pushes;
       verdict = state.pushes === best.pushes ? `Push-optimal: ${best.pushes}. Perfect!`
@@ -163,8 +164,10 @@ async function solveHere() {
   } else {
     const why = r.stopped ? "The server stopped the solver at its deadline"
       : `The ${limit} s limit was reached`;
+    const proved = r.lower_bound == null ? ""
+      : ` If it can, it takes at least ${r.lower_bound} more pushes (proved).`;
     setStatus(`Solver: limit. ${why} (${ms}), so whether this position can be solved is ` +
-      "unknown.", "bad");
+      `unknown.${proved}`, "bad");
   }
   return r;
 }
