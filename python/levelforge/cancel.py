@@ -263,6 +263,25 @@ class _Watchdog:
 _WATCHDOG = _Watchdog()
 
 
+def copy_unless_halted(dst, src, n: int, flags, slot: int) -> bool:
+    """``dst[:n] = src[:n]`` in pieces of 4M elements; False, the copy unfinished, as soon
+    as ``flags[slot]`` is set (the halt slot a :meth:`Limit.watch` watchdog sets): growing
+    a big search's arrays copies gigabytes, and a limit must be able to stop it.
+
+    >>> import numpy as np
+    >>> dst, flags = np.zeros(3, int), np.zeros(1, int)
+    >>> copy_unless_halted(dst, np.arange(3), 2, flags, 0), dst.tolist()
+    (True, [0, 1, 0])
+    """
+    piece = 1 << 22
+    for i in range(0, n, piece):
+        if flags[slot] != 0:
+            return False
+        j = min(n, i + piece)
+        dst[i:j] = src[i:j]
+    return True
+
+
 def raise_stopped(limit: Limit, what: str) -> None:
     """Raise what a generator stopped by ``limit`` raises: :class:`~levelforge.Cancelled`
     when its token was set, else :class:`~levelforge.GenerationError` naming the limit."""

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cancel import Limit
+from ..cancel import Limit, copy_unless_halted
 from ..engine import sokoban_backward as _bk
 from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
 from .level import Level
 from .optimizer import _Board
-from .solver import _copy
 
 WEIGHT = 0
 """Priority of the backward search: greedy on ``h``, the matching to the start cells
@@ -83,7 +82,7 @@ class _Arrays:
         for name in names:
             old = getattr(self, name)
             new[name] = np.zeros(size * (self.nbox if name == "pool" else 1), old.dtype)
-            if not _copy(new[name], old, old.shape[0], ctr):
+            if not copy_unless_halted(new[name], old, old.shape[0], ctr, _s.C_HALT):
                 return False
         table = np.zeros(2 * size, np.int64)
         if not _bk.table_regrow(new["pool"], new["nplayer"], self.nbox, table, zob,

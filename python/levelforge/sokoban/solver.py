@@ -22,7 +22,8 @@ from ..engine import sokoban as _k
 from ..engine import sokoban_board as _b
 from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
-from ..cancel import CANCELLED, Cancel, Limit, check_time_limit  # noqa: F401 (a status name)
+from ..cancel import (CANCELLED, Cancel, Limit, check_time_limit,  # noqa: F401 (a status name)
+                      copy_unless_halted)
 from ..errors import ConfigError
 from ..timing import ms_since, now_ns
 from .level import Level
@@ -112,18 +113,6 @@ class SolveResult:
                 "lower_bound": self.lower_bound}
 
 
-def _copy(dst, src, n, ctr):
-    """``dst[:n] = src[:n]`` in pieces, False as soon as ``ctr[C_HALT]`` is set (a time
-    limit or cancel token: see :meth:`Workspace._resize`)."""
-    piece = 1 << 22
-    for i in range(0, n, piece):
-        if ctr[_s.C_HALT] != 0:
-            return False
-        j = min(n, i + piece)
-        dst[i:j] = src[i:j]
-    return True
-
-
 def _pow2_at_least(n):
     return 1 << max(4, int(n - 1).bit_length())
 
@@ -206,8 +195,9 @@ class Workspace:
         if keep:
             nbox = int(self.ctr[_s.C_BOXES])
             for name, arr in zip(names, new):
-                if not _copy(arr, getattr(self, name), keep * (nbox if name == "pool" else 1),
-                             self.ctr):
+                if not copy_unless_halted(arr, getattr(self, name),
+                                          keep * (nbox if name == "pool" else 1), self.ctr,
+                                          _s.C_HALT):
                     return False
             if not _k.table_rebuild(table, self.ctr, new[4], new[1], self.zob):
                 return False
@@ -232,7 +222,8 @@ class Workspace:
                 return False
         if int(self.ctr[_s.C_HEAP]) + room > self.heap.shape[0]:
             heap = np.zeros(2 * self.heap.shape[0] + room, np.int64)
-            if not _copy(heap, self.heap, self.heap.shape[0], self.ctr):
+            if not copy_unless_halted(heap, self.heap, self.heap.shape[0], self.ctr,
+                                      _s.C_HALT):
                 return False
             self.heap = heap
         return True
