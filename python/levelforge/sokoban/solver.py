@@ -100,6 +100,10 @@ class SolveResult:
     optimal: bool = True
     lower_bound: int | None = None
 
+    def __post_init__(self):
+        if self.status == SOLVED:  # derived: the pushes when proved optimal, else unknown
+            object.__setattr__(self, "lower_bound", self.pushes if self.optimal else None)
+
     @property
     def solved(self) -> bool:
         """True when a solution was found."""
@@ -422,7 +426,7 @@ class Solver:
         goal_cells = np.flatnonzero(goals).astype(np.int32)
         nbox = box_cells.shape[0]
         if nbox == 0:
-            return SolveResult(SOLVED, 0, 0, "", 1, 0, ms_since(start), True, 0)
+            return SolveResult(SOLVED, 0, 0, "", 1, 0, ms_since(start), True)
         n = walls.shape[0]
         dist = ws.distbuf[:4 * nbox * n].reshape(nbox, 4 * n)  # C-contiguous, no copy
         dead = ws.dead[:n]
@@ -452,7 +456,7 @@ class Solver:
         self._pair_board = (walls, dead, goal_cells, width, nbox, dist) if optimal else None
         ws.ctr[_s.C_TARGET] = 0 if self._target is None else self._target + 1
         self._pdb = None
-        self._bound = None  # a push-optimal search's proved bound (_optimal)
+        ws.ctr[_s.C_BOUND] = 0  # raised by the push-optimal searches of this solve
         if optimal:
             found = self._optimal(board, box_cells, player, cap, symtab, limit)
         else:
@@ -462,13 +466,13 @@ class Solver:
                               box_cells, player, cap, limit, symtab, self._stages)
         status, solution, nodes, expanded, proved = found
         if status != SOLVED:
+            bound = int(ws.ctr[_s.C_BOUND]) if optimal and status != UNSOLVABLE else 0
             return SolveResult(status, None, None, None, nodes, expanded, ms_since(start),
-                               optimal, None if status == UNSOLVABLE else self._bound)
+                               optimal, bound or None)  # 0: no state popped
         pushes = sum(ch.isupper() for ch in solution)
         # A* proves the push count; so does a solved start
-        proved = proved or pushes == 0
         result = SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
-                             ms_since(start), proved, pushes if proved else None)
+                             ms_since(start), proved or pushes == 0)
         if optimize and not result.optimal:
             result = self._optimize(level, result, limit, start)
         return result
@@ -483,35 +487,25 @@ class Solver:
         best, nodes, expanded, optimal = shorten(level, found.solution,
                                                  Solver(max_nodes=WINDOW_NODES), left,
                                                  limit.cancel)
-        pushes = sum(ch.isupper() for ch in best)
-        return SolveResult(SOLVED, pushes, len(best), best, found.nodes + nodes,
-                           found.expanded + expanded, ms_since(start), optimal,
-                           pushes if optimal else None)
+        return SolveResult(SOLVED, sum(ch.isupper() for ch in best), len(best), best,
+                           found.nodes + nodes, found.expanded + expanded, ms_since(start),
+                           optimal)
 
     def _optimal(self, board, box_cells, player, cap, symtab, limit):
         """The push-optimal search (``solver.RESTART_AT``): plain A* up to that many stored
         states, then, unless it ended otherwise, a partial expansion A* from the start
         with the whole cap. As :meth:`_search`, its nodes the sum of both, and True
-        (a solution found is push-optimal); the larger of the two searches' proved
-        bounds in ``self._bound`` (None if neither popped a state)."""
+        (a solution found is push-optimal); ``ctr[C_BOUND]``, which neither search
+        resets, ends with the larger of their proved bounds."""
         nodes = expanded = 0
         if RESTART_AT > 0:
             status, solution, nodes, expanded = self._search(
                 board, box_cells, player, min(cap, RESTART_AT), 1, None, symtab, limit)
-            self._raise_bound()
             if status != LIMIT or cap <= RESTART_AT or limit.reason() is not None:
                 return status, solution, nodes, expanded, True
         status, solution, n, e = self._search(board, box_cells, player, cap, 1, None, symtab,
                                               limit, partial=True)
-        self._raise_bound()
         return status, solution, nodes + n, expanded + e, True
-
-    def _raise_bound(self):
-        """Take the proved bound of the push-optimal search just run (``ctr[C_BOUND]``,
-        0 when it popped nothing) into ``self._bound``."""
-        b = int(self.workspace.ctr[_s.C_BOUND])
-        if b > 0 and (self._bound is None or b > self._bound):
-            self._bound = b
 
     def _search(self, board, box_cells, player, cap, weight, plan, symtab, limit,
                 partial=False):
@@ -533,7 +527,6 @@ class Solver:
             incremental = box_cells.shape[0] >= INCREMENTAL_FROM
         mw = ws.mw if incremental else ws.mw[:0]  # empty: each matching from scratch
         ws.ctr[_s.C_PARTIAL] = partial
-        ws.ctr[_s.C_BOUND] = 0
         with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
             status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight,
                                      *board, *ws.search_arrays(), plan, symtab, pdb)
@@ -746,6 +739,5 @@ def optimize(level: Level, solution: str, time_limit: float | None = None,
         raise ConfigError("the moves do not solve the level: nothing to optimise")
     best, nodes, expanded, optimal = shorten(level, solution, Solver(max_nodes=max_nodes),
                                              time_limit, cancel)
-    pushes = sum(ch.isupper() for ch in best)
-    return SolveResult(SOLVED, pushes, len(best), best, nodes, expanded, ms_since(start),
-                       optimal, pushes if optimal else None)
+    return SolveResult(SOLVED, sum(ch.isupper() for ch in best), len(best), best, nodes,
+                       expanded, ms_since(start), optimal)
