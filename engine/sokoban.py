@@ -27,7 +27,7 @@ from .sokoban_match import child_matching, parent_matching
 from .sokoban_pairs import pair_bound, pair_dead
 from .sokoban_state import (C_BOUND, C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL,
                             C_HALT, C_HEAP, C_NODES, C_PARTIAL, C_START, C_STATUS, C_TARGET,
-                            C_TEPOCH, C_WEIGHT, GROW, HALTED, LIMIT, MAX_G,
+                            C_TEPOCH, C_UPPER, C_WEIGHT, GROW, HALTED, LIMIT, MAX_G,
                             MAX_GENERATION, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE, _T_FP_MASK,
                             _T_GEN_SHIFT, _T_NODE_BITS, _T_NODE_MASK)
 
@@ -485,7 +485,14 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     proved lower bound on the pushes of every solution. At any time the open list holds
     a state of some push-optimal solution reached by its optimal pushes (or, expanding
     in part, its parent keyed with at most its ``f``), whose key is at most the optimum
-    since every bound used is admissible; the least key, the one popped, is no larger."""
+    since every bound used is admissible; the least key, the one popped, is no larger.
+
+    With ``ctr[C_UPPER]`` set (by the caller, before the first call) to the pushes ``U``
+    of a known solution, a push-optimal search stores no child whose ``f`` is ``U`` or
+    more (every solution through it has at least ``U`` pushes) and ends UNSOLVABLE when
+    the key it pops reaches ``U``: by the same argument no solution has fewer pushes, so
+    the known one is push-optimal. States reached again more cheaply keep their ``f``
+    below ``U`` (the same bound, a smaller ``g``), so nothing else changes."""
     steps = (-width, -1, 1, width)  # cell offsets up, left, right, down
     if ctr[C_STATUS] != RUNNING:
         return ctr[C_STATUS]
@@ -498,6 +505,9 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     if tun is not None:
         room = tunnel_room(nbox, walls.shape[0])
     lifo = _partial(pdb, weight, ctr)  # in part, newest first on ties
+    upper = np.int64(0x10000)  # no incumbent: a bound no key reaches
+    if pdb is not None and weight == 1 and ctr[C_UPPER] > 0:
+        upper = ctr[C_UPPER]
     done = 0
     while done < budget:
         nodes = ctr[C_NODES]
@@ -510,6 +520,9 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
         key = _heap_pop(heap, ctr)
         if pdb is not None and weight == 1 and (key >> 47) > ctr[C_BOUND]:
             ctr[C_BOUND] = key >> 47  # the open list's least f: a proved bound (docstring)
+        if (key >> 47) >= upper:  # every state below the incumbent searched: it is optimal
+            ctr[C_STATUS] = UNSOLVABLE
+            return UNSOLVABLE
         u = _slot(np.int64(key & _NODE_BITS), lifo)
         gu = MAX_G - np.int64((key >> 32) & np.int64(0x7FFF))
         if key & _PARTIAL:
@@ -632,6 +645,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                             h = _any_h(h, occ, plan, ctr, dist, hside, wbox, nbox)
                         if h >= UNREACHABLE:
                             pass  # no matching: a deadlock, never stored
+                        elif ge + h >= upper:
+                            pass  # no shorter than the incumbent: never stored
                         elif h > 0 and ge + h > fu:
                             fnext = min(fnext, ge + h)  # stored when u is expanded again
                         elif ctr[C_NODES] + extra >= cap:

@@ -34,7 +34,10 @@ C_PARTIAL = 15   # set by the caller: nonzero for a push-optimal search that exp
                  # part, with newest-first ties (see search_run)
 C_BOUND = 16     # a push-optimal search's proved lower bound: the largest f it popped
                  # (0 before the first pop; set to 0 by the caller, see search_run)
-N_COUNTERS = 17
+C_UPPER = 17     # set by the caller: 0, or the pushes of a known solution (an incumbent):
+                 # a push-optimal search then stores no state of f at least that and
+                 # ends UNSOLVABLE once every state below it is searched (see search_run)
+N_COUNTERS = 18
 
 RUNNING = 0
 SOLVED = 1

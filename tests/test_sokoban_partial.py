@@ -19,6 +19,7 @@ PLAIN = solver_mod.MAX_NODES  # no restart within any cap: plain A* alone
 
 def solve_all(monkeypatch, restart_at, levels=LEVELS, max_nodes=None):
     monkeypatch.setattr(solver_mod, "RESTART_AT", restart_at)
+    monkeypatch.setattr(solver_mod, "INCUMBENT_SHARE", 0)  # the two searches alone
     solver = Solver()
     return [solver.solve(MICROBAN[k - 1], max_nodes, time_limit=60) for k in levels]
 

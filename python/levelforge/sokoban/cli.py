@@ -187,13 +187,15 @@ def _solve(args):
                                token)
         name = f"level {k}" + (f" ({level.title})" if level.title else "")
         kind = " (not proved optimal)" if r.solved and not r.optimal else ""
+        kind += " (best solution found, not proved optimal)" \
+            if not r.solved and r.solution is not None else ""
         kind += " (Ctrl-C)" if r.status == "cancelled" else ""
         bound = "" if r.solved or r.lower_bound is None else f" lower_bound={r.lower_bound}"
         print(f"{name}: {r.status}{kind} pushes={r.pushes} moves={r.moves} nodes={r.nodes} "
               f"ms={r.elapsed_ms:.1f}{bound}", flush=True)
-        if r.solved:
+        if r.solution is not None:
             print(f"  {r.solution}")
-        else:
+        if not r.solved:
             unsolved += 1
         if token.cancelled:
             raise KeyboardInterrupt

@@ -60,6 +60,14 @@ and gives ties to the newest node (see :func:`levelforge.engine.sokoban.search_r
 it stores a quarter to a half fewer states and searches the last ``f`` layer depth
 first, which solves levels the first cannot (XSokoban 55) and is far slower on others
 (XSokoban 4, Microban 153), so it comes second. 0: the second search only."""
+INCUMBENT_SHARE = 0.25
+"""Share of the time left that a push-optimal solve which reaches ``RESTART_AT`` stored
+states spends, before its second search, on finding a solution with the any-solution
+search and shortening it (``solve(optimal=False, optimize=True)``). The second search
+then stores no state that cannot lead to a shorter solution, and that solution is proved
+push-optimal as soon as the bound reaches its pushes (see :meth:`Solver._optimal`).
+Without a time limit the phase is capped by nodes instead (``RESTART_AT``), so it stays
+deterministic. 0: no such phase."""
 _BUDGET = 512  # expansions of one kernel call (time limits stop a call within it)
 _FIRST_NODES = 1 << 14  # node capacity a fresh workspace starts with; it doubles on demand
 
@@ -72,7 +80,11 @@ class SolveResult:
     ``"limit"`` (``max_nodes`` or ``time_limit`` was reached: unknown) or
     ``"cancelled"`` (the ``cancel`` token was set: unknown). ``pushes``,
     ``moves`` and ``solution`` (LURD: lower-case walks, upper-case pushes) are ``None``
-    unless solved. ``optimal`` is True when ``pushes`` is proved push-optimal (always
+    unless solved, with one exception: a push-optimal solve that outgrew
+    ``solver.RESTART_AT`` states finds a solution to beat (``solver.INCUMBENT_SHARE``),
+    and when it stops without proving that solution optimal or finding a shorter one it
+    keeps it: status ``limit`` (or ``cancelled``), that solution, ``optimal`` False, and
+    the optimum lies between ``lower_bound`` and ``pushes``. ``optimal`` is True when ``pushes`` is proved push-optimal (always
     for the default search; for ``solve(level, optimal=False)`` only when its last
     resort, A*, found the solution). ``nodes``
     counts stored states, ``expanded`` expanded ones, summed over the searches the solve
@@ -106,7 +118,8 @@ class SolveResult:
 
     @property
     def solved(self) -> bool:
-        """True when a solution was found."""
+        """True when the status is ``solved`` (a stopped push-optimal solve may still
+        carry the best solution it found: see the class)."""
         return self.status == SOLVED
 
     def to_dict(self) -> dict[str, Any]:
@@ -380,6 +393,7 @@ class Solver:
         self._tun = None  # the board's tunnel cells (tunnel_cells)
         self._level = None  # the level an any-solution solve runs on (its moves are read on it)
         self._forward_done = False  # the feature-space search ran: its table is there to meet
+        self._paused = 0  # ns of this solve spent loading kernels (not the call's time)
 
     def warm_up(self) -> Solver:
         """Compile (or load from the cache) the kernels by solving a tiny level, and
@@ -457,8 +471,11 @@ class Solver:
         ws.ctr[_s.C_TARGET] = 0 if self._target is None else self._target + 1
         self._pdb = None
         ws.ctr[_s.C_BOUND] = 0  # raised by the push-optimal searches of this solve
+        ws.ctr[_s.C_UPPER] = 0  # set by _optimal when it has an incumbent solution
+        self._paused = 0
         if optimal:
-            found = self._optimal(board, box_cells, player, cap, symtab, limit)
+            found = self._optimal(level, board, box_cells, player, cap, symtab, limit)
+            start += self._paused  # loading the any-solution kernels is not the call's
         else:
             self._level = level
             self._forward_done = False  # the feature-space search's table is not there yet
@@ -467,8 +484,13 @@ class Solver:
         status, solution, nodes, expanded, proved = found
         if status != SOLVED:
             bound = int(ws.ctr[_s.C_BOUND]) if optimal and status != UNSOLVABLE else 0
-            return SolveResult(status, None, None, None, nodes, expanded, ms_since(start),
-                               optimal, bound or None)  # 0: no state popped
+            if solution is None:
+                return SolveResult(status, None, None, None, nodes, expanded,
+                                   ms_since(start), optimal, bound or None)  # 0: none popped
+            # a push-optimal solve stopped with the incumbent of _optimal: kept, not proved
+            return SolveResult(status, sum(ch.isupper() for ch in solution), len(solution),
+                               solution, nodes, expanded, ms_since(start), False,
+                               bound or None)
         pushes = sum(ch.isupper() for ch in solution)
         # A* proves the push count; so does a solved start
         result = SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
@@ -491,21 +513,68 @@ class Solver:
                            found.nodes + nodes, found.expanded + expanded, ms_since(start),
                            optimal)
 
-    def _optimal(self, board, box_cells, player, cap, symtab, limit):
+    def _optimal(self, level, board, box_cells, player, cap, symtab, limit):
         """The push-optimal search (``solver.RESTART_AT``): plain A* up to that many stored
-        states, then, unless it ended otherwise, a partial expansion A* from the start
-        with the whole cap. As :meth:`_search`, its nodes the sum of both, and True
-        (a solution found is push-optimal); ``ctr[C_BOUND]``, which neither search
-        resets, ends with the larger of their proved bounds."""
+        states, then, unless it ended otherwise, a solution to beat (:meth:`_incumbent`)
+        and a partial expansion A* from the start with the whole cap. As
+        :meth:`_search`, its nodes the sum of all, and True (a solution returned is
+        push-optimal); ``ctr[C_BOUND]``, which neither search resets, ends with the
+        larger of their proved bounds.
+
+        With an incumbent of ``U`` pushes the second search stores no state whose ``f``
+        is ``U`` or more (``ctr[C_UPPER]``): no solution through it is shorter. When its
+        least key reaches ``U`` every state that could lead to a shorter solution has
+        been searched, so the incumbent is push-optimal: the proof is the same bound
+        argument as ``lower_bound``'s (see :func:`levelforge.engine.sokoban.search_run`),
+        and the solve returns it as solved and optimal."""
         nodes = expanded = 0
+        best = None
+        ctr = self.workspace.ctr
         if RESTART_AT > 0:
             status, solution, nodes, expanded = self._search(
                 board, box_cells, player, min(cap, RESTART_AT), 1, None, symtab, limit)
             if status != LIMIT or cap <= RESTART_AT or limit.reason() is not None:
                 return status, solution, nodes, expanded, True
+            best = self._incumbent(level, cap, limit)
+        if best is not None:
+            nodes += best.nodes
+            expanded += best.expanded
+            if best.optimal or best.pushes <= ctr[_s.C_BOUND]:  # proved already
+                ctr[_s.C_BOUND] = best.pushes
+                return SOLVED, best.solution, nodes, expanded, True
+        kept = None if best is None else best.solution
+        if limit.reason() is not None:
+            return limit.reason(), kept, nodes, expanded, True
+        ctr[_s.C_UPPER] = 0 if best is None else best.pushes
         status, solution, n, e = self._search(board, box_cells, player, cap, 1, None, symtab,
                                               limit, partial=True)
+        ctr[_s.C_UPPER] = 0
+        if best is not None and status == UNSOLVABLE:  # nothing shorter: the incumbent
+            ctr[_s.C_BOUND] = best.pushes
+            status, solution = SOLVED, best.solution
+        elif status != SOLVED:
+            solution = kept  # stopped: the best solution known goes back with its status
         return status, solution, nodes + n, expanded + e, True
+
+    def _incumbent(self, level, cap, limit):
+        """A solution of ``level`` to beat (``solver.INCUMBENT_SHARE``): the
+        any-solution search's, shortened, as a :class:`SolveResult`, or None (none found
+        in the time or nodes given, or the phase is off)."""
+        if INCUMBENT_SHARE <= 0 or self._target is not None:
+            return None  # (solution windows never get here: their cap is below RESTART_AT)
+        if not _ANY_LOADED:  # outside the timing and the time limit, as in solve
+            t = now_ns()
+            _load_any_kernels()
+            t = now_ns() - t
+            limit.shift(t)
+            self._paused += t
+        if limit.deadline is None:
+            share, cap = None, min(cap, RESTART_AT)  # capped by nodes: deterministic
+        else:
+            share = max(0.0, (limit.deadline - now_ns()) / 1e9) * INCUMBENT_SHARE
+        found = Solver(max_nodes=cap).solve(level, time_limit=share, optimal=False,
+                                            cancel=limit.cancel, optimize=True)
+        return found if found.solved else None
 
     def _search(self, board, box_cells, player, cap, weight, plan, symtab, limit,
                 partial=False):
@@ -675,7 +744,12 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     so an exhausted search proves ``unsolvable``). A search that outgrows
     ``solver.RESTART_AT`` stored states starts again from the first state, expanding in
     part with newest-first ties (it solves levels plain A* does not, and is slower on
-    others). ``max_nodes`` caps each search's stored states and
+    others); before it, a share of the time left (``solver.INCUMBENT_SHARE``) finds a
+    solution to beat with the search for any solution and shortens it: the second search
+    then stores only states that can lead to a shorter one, proves that solution
+    push-optimal when its bound reaches it, and if stopped returns it with status
+    ``limit`` and ``optimal=False`` (the optimum lies between ``lower_bound`` and its
+    pushes). ``max_nodes`` caps each search's stored states and
     ``time_limit`` (seconds, default None: no limit) the wall time; reaching either gives
     status ``limit``, never ``unsolvable``.
 

@@ -72,7 +72,8 @@ function render(state) {
     const best = state.optimal;
     let verdict = best.message ? `Push-optimal is unknown: ${best.message}.`
       : `Push-optimal is unknown: the solver reached its ${best.time_limit} s limit` +
-        (best.lower_bound == null ? "." : `, having proved at least ${best.lower_bound} pushes.`);
+        [best.lower_bound == null ? "" : `, having proved at least ${best.lower_bound} pushes`,
+         best.pushes == null ? "" : `, with a solution of ${best.pushes} found`].join("") + ".";
     if (best.status === "solved") {
       $("optimal").textContent = best.pushes;
       verdict = state.pushes === best.pushes ? `Push-optimal: ${best.pushes}. Perfect!`
@@ -164,6 +165,12 @@ async function solveHere() {
   } else {
     const why = r.stopped ? "The server stopped the solver at its deadline"
       : `The ${limit} s limit was reached`;
+    if (r.solution != null) {  // the best solution found, not proved push-optimal
+      const least = r.lower_bound == null ? "" : `; at least ${r.lower_bound} are needed (proved)`;
+      setStatus(`Solver: limit. ${why} (${ms}) before it proved push-optimal the best ` +
+        `solution it found: ${r.pushes} pushes and ${r.moves} moves from here${least}.`, "good");
+      return r;
+    }
     const proved = r.lower_bound == null ? ""
       : ` If it can, it takes at least ${r.lower_bound} more pushes (proved).`;
     setStatus(`Solver: limit. ${why} (${ms}), so whether this position can be solved is ` +
