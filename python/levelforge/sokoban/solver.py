@@ -455,17 +455,9 @@ class Solver:
         symtab = None if self._target is not None else board_symmetries(walls, goals, width,
                                                                          level.height)
         if symtab is not None and not _SYMMETRIC_LOADED:  # outside the timing too
-            t = now_ns()
-            _load_symmetric_kernels()
-            t = now_ns() - t
-            start += t
-            limit.shift(t)
+            start += _untimed(_load_symmetric_kernels, limit)
         if not optimal and not _ANY_LOADED:  # the same for the any-solution searches
-            t = now_ns()
-            _load_any_kernels()
-            t = now_ns() - t
-            start += t
-            limit.shift(t)
+            start += _untimed(_load_any_kernels, limit)
         ws.ctr[_s.C_STAGE] = 0
         self._pair_board = (walls, dead, goal_cells, width, nbox, dist) if optimal else None
         ws.ctr[_s.C_TARGET] = 0 if self._target is None else self._target + 1
@@ -482,16 +474,14 @@ class Solver:
             found = solve_any(self._search, self._fess, self._backward, ws.ctr, board,
                               box_cells, player, cap, limit, symtab, self._stages)
         status, solution, nodes, expanded, proved = found
-        if status != SOLVED:
-            bound = int(ws.ctr[_s.C_BOUND]) if optimal and status != UNSOLVABLE else 0
-            if solution is None:
-                return SolveResult(status, None, None, None, nodes, expanded,
-                                   ms_since(start), optimal, bound or None)  # 0: none popped
-            # a push-optimal solve stopped with the incumbent of _optimal: kept, not proved
-            return SolveResult(status, sum(ch.isupper() for ch in solution), len(solution),
-                               solution, nodes, expanded, ms_since(start), False,
-                               bound or None)
+        bound = int(ws.ctr[_s.C_BOUND]) if optimal and status != UNSOLVABLE else 0
+        if solution is None:
+            return SolveResult(status, None, None, None, nodes, expanded, ms_since(start),
+                               optimal, bound or None)  # 0: no state popped
         pushes = sum(ch.isupper() for ch in solution)
+        if status != SOLVED:  # stopped with the incumbent of _optimal: kept, not proved
+            return SolveResult(status, pushes, len(solution), solution, nodes, expanded,
+                               ms_since(start), False, bound or None)
         # A* proves the push count; so does a solved start
         result = SolveResult(SOLVED, pushes, len(solution), solution, nodes, expanded,
                              ms_since(start), proved or pushes == 0)
@@ -548,7 +538,6 @@ class Solver:
         ctr[_s.C_UPPER] = 0 if best is None else best.pushes
         status, solution, n, e = self._search(board, box_cells, player, cap, 1, None, symtab,
                                               limit, partial=True)
-        ctr[_s.C_UPPER] = 0
         if best is not None and status == UNSOLVABLE:  # nothing shorter: the incumbent
             ctr[_s.C_BOUND] = best.pushes
             status, solution = SOLVED, best.solution
@@ -563,11 +552,7 @@ class Solver:
         if INCUMBENT_SHARE <= 0 or self._target is not None:
             return None  # (solution windows never get here: their cap is below RESTART_AT)
         if not _ANY_LOADED:  # outside the timing and the time limit, as in solve
-            t = now_ns()
-            _load_any_kernels()
-            t = now_ns() - t
-            limit.shift(t)
-            self._paused += t
+            self._paused += _untimed(_load_any_kernels, limit)
         if limit.deadline is None:
             share, cap = None, min(cap, RESTART_AT)  # capped by nodes: deterministic
         else:
@@ -703,6 +688,16 @@ def _load_kernels():
     if not _KERNELS_LOADED:
         _KERNELS_LOADED = True
         Solver(max_nodes=1000).warm_up()
+
+
+def _untimed(load, limit):
+    """Run ``load`` (a kernel loader) with ``limit``'s deadline moved past it; the
+    nanoseconds it took, which the caller takes off its timing too."""
+    t = now_ns()
+    load()
+    t = now_ns() - t
+    limit.shift(t)
+    return t
 
 
 def _load_any_kernels():
