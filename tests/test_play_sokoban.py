@@ -109,6 +109,36 @@ def test_solve_button_reports_the_solvers_answer_and_show_solution_plays_the_pro
     assert page.locator("#pushes").text_content() == str(proof.pushes)
 
 
+def _kept_answer(monkeypatch, level):
+    """The solver's real answer for ``level`` when it stops with a solution it kept: the
+    incumbent phase hands it the search for any solution's, and the second push-optimal
+    search stops at a tiny cap before proving it (as a long solve stops at its clock)."""
+    from dataclasses import replace
+
+    from levelforge.sokoban import solver as solver_mod
+    found = sokoban.Solver().solve(level, optimal=False)
+    monkeypatch.setattr(solver_mod, "RESTART_AT", 20)
+    monkeypatch.setattr(solver_mod.Solver, "_incumbent",
+                        lambda self, lv, cap, limit: replace(found, optimal=False))
+    r = sokoban.Solver().solve(level, max_nodes=40)
+    assert r.status == "limit" and r.solution == found.solution and not r.optimal
+    return {**r.to_dict(), "time_limit": 1, "from_moves": ""}
+
+
+def test_show_solution_plays_the_solution_a_stopped_solve_kept(server, watched, monkeypatch):
+    page = watched.page
+    level = sokoban.collections.load("microban")[5]  # no proof of its own: it asks the solver
+    answer = _kept_answer(monkeypatch, level)
+    page.route("**/api/sokoban/solve", lambda route: route.fulfill(json=answer))
+    page.goto(server + "sokoban/microban/6")
+    wait_state(page, "playing")
+    page.click("#show")
+    wait_state(page, "solved")
+    assert page.locator("#moves").text_content() == str(answer["moves"])
+    assert page.locator("#pushes").text_content() == str(answer["pushes"])
+    page.unroute("**/api/sokoban/solve")
+
+
 def test_shared_url_reloaded_in_a_new_page_gives_the_same_level(browser, server, watched):
     page = watched.page
     page.goto(server + "sokoban")

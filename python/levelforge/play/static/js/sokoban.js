@@ -188,7 +188,8 @@ async function showSolution() {
     await act("restart");
   } else {
     const r = await solveHere();
-    if (!r || r.status !== "solved" || token !== animation) return;
+    // solved, or stopped with the best solution it found (kept, not proved push-optimal)
+    if (!r || r.solution == null || token !== animation) return;
     path = r.solution;
   }
   for (const letter of path) {
