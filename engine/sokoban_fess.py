@@ -64,7 +64,10 @@ DEFER_KEY = np.int64(1) << 40  # the cell key of deferred states (no feature key
 # the 10 s limit (quiet machine, XSokoban 90, any mode) it solved 47/90 against 48/90
 # without it (its features cost time on every expansion). Re-measured once the packing
 # macro fired as it should (its straight starts, 2026-12-02; 300,000 states: 48/90 with
-# no advisor): the room-connectivity advisor 48, the out-of-plan advisor 47.
+# no advisor): the room-connectivity advisor 48, the out-of-plan advisor 47. Measured
+# again on 2026-12-04 (feature-space then backward search, 300,000 states: 61/90 as set
+# here): no switch gains more than it loses, and all four features as cell coordinates
+# with all five advisors solve 42/90 (docs/figures/sokoban-solving.md).
 USE_ROOMS = False  # the room-connectivity feature in the cell key
 USE_OOP = False  # the out-of-plan feature in the cell key
 ADVISORS = 0  # the advisors (ADV_* bits) whose pushes are free; ADV_ROOMS: see above
