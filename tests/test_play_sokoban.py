@@ -139,6 +139,29 @@ def test_show_solution_plays_the_solution_a_stopped_solve_kept(server, watched, 
     page.unroute("**/api/sokoban/solve")
 
 
+def test_a_solve_stopped_by_its_state_cap_says_so_in_the_page(server, watched, monkeypatch):
+    import json
+
+    from levelforge.play import sokoban as play_sokoban
+    monkeypatch.setattr(play_sokoban, "SOLVE_MAX_NODES", 20_000)
+    level = sokoban.collections.load("microban")[143]
+    answer = play_sokoban.solve_position(json.dumps(
+        {"xsb": level.to_xsb(), "moves": "", "time_limit": 5}))  # the server's real answer
+    assert answer["limit_by"] == "states"
+    page = watched.page
+    page.route("**/api/sokoban/solve", lambda route: route.fulfill(json=answer))
+    page.goto(server + "sokoban/microban/144")
+    wait_state(page, "playing")
+    page.select_option("#time-limit", "5")
+    page.click("#solve")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Solver:')")
+    status = page.locator("#status").text_content()
+    assert status.startswith("Solver: limit. The solver reached its cap of 20,000 stored "
+                             "states (")
+    assert "5 s limit" not in status
+    page.unroute("**/api/sokoban/solve")
+
+
 def test_shared_url_reloaded_in_a_new_page_gives_the_same_level(browser, server, watched):
     page = watched.page
     page.goto(server + "sokoban")

@@ -24,6 +24,12 @@ from .query import REQUIRED, Query, parse_body, parse_int
 
 OPTIMAL_TIME_LIMIT = 10.0
 """Seconds the solver gets to find the optimum of a level solved by the player."""
+SOLVE_MAX_NODES = 8_000_000
+"""Most states a solve of these pages may store, so that on most levels the time limit
+stops it first (a worker then peaks near 1 GB: 972 MB solving Microban 144, 16 boxes);
+above ``solver.RESTART_AT``, so a long solve finds a solution to beat and keeps it when
+it stops (``SolveResult``). The solver's default cap (1M states) stopped a 30 s solve
+of Microban 144 after 4 s."""
 MAX_TIME_LIMIT = 60.0
 """Largest time limit the Solve button may ask for, in seconds."""
 MAX_MOVES = 100_000
@@ -178,13 +184,23 @@ def optimal(rows):
     with a ``message`` for a level beyond the solver's size limits."""
     level = read_xsb("\n".join(rows))[0]
     try:
-        result = solve(level, time_limit=OPTIMAL_TIME_LIMIT)
+        result = solve(level, max_nodes=SOLVE_MAX_NODES, time_limit=OPTIMAL_TIME_LIMIT)
     except ConfigError as exc:
         return {"status": "limit", "pushes": None, "time_limit": OPTIMAL_TIME_LIMIT,
                 "elapsed_ms": 0.0, "message": str(exc)}
     return {"status": result.status, "pushes": result.pushes,
             "time_limit": OPTIMAL_TIME_LIMIT, "elapsed_ms": result.elapsed_ms,
-            "lower_bound": result.lower_bound}
+            "lower_bound": result.lower_bound, **_stopped_by(result, OPTIMAL_TIME_LIMIT)}
+
+
+def _stopped_by(result, time_limit):
+    """For a solve that ended ``limit``: ``{"limit_by": "time"}`` when its clock had run
+    out (its own time, kernel loading left out, reached ``time_limit``), else
+    ``"states"`` (it stored ``SOLVE_MAX_NODES`` first), with the cap; ``{}`` otherwise."""
+    if result.status != LIMIT:
+        return {}
+    by = "time" if result.elapsed_ms >= 1000 * time_limit else "states"
+    return {"limit_by": by, "max_nodes": SOLVE_MAX_NODES}
 
 
 def move(body):
@@ -204,8 +220,10 @@ def solve_position(body, time_limit=None, cancel=None):
                           f"got {limit!r}")
     position = replay(_level_from_xsb(data["xsb"], "solve"), data["moves"])
     server = time_limit is not None and time_limit < limit
-    result = solve(position, time_limit=time_limit if server else limit, cancel=cancel)
-    answer = {**result.to_dict(), "time_limit": limit, "from_moves": data["moves"]}
+    result = solve(position, max_nodes=SOLVE_MAX_NODES,
+                   time_limit=time_limit if server else limit, cancel=cancel)
+    answer = {**result.to_dict(), "time_limit": limit, "from_moves": data["moves"],
+              **_stopped_by(result, time_limit if server else limit)}
     if result.status == CANCELLED:
         answer["stopped"] = "the client hung up, so the solve was cancelled"
     elif result.status == LIMIT and server:

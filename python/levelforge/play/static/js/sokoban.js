@@ -62,6 +62,13 @@ function subtitle() {
   return parts.join(" · ");
 }
 
+/** What stopped a solve that answered `limit`: its clock (`clock`, as a phrase) or its
+ * cap on stored states. */
+function capText(r, clock) {
+  return r.limit_by === "states"
+    ? `its cap of ${r.max_nodes.toLocaleString("en")} stored states` : clock;
+}
+
 function render(state) {
   moves = state.moves;
   $("board").innerHTML = state.svg;
@@ -71,7 +78,7 @@ function render(state) {
   if (state.solved) {
     const best = state.optimal;
     let verdict = best.message ? `Push-optimal is unknown: ${best.message}.`
-      : `Push-optimal is unknown: the solver reached its ${best.time_limit} s limit` +
+      : `Push-optimal is unknown: the solver reached ${capText(best, `its ${best.time_limit} s limit`)}` +
         [best.lower_bound == null ? "" : `, having proved at least ${best.lower_bound} pushes`,
          best.pushes == null ? "" : `, with a solution of ${best.pushes} found`].join("") + ".";
     if (best.status === "solved") {
@@ -164,7 +171,7 @@ async function solveHere() {
       "whether this position can be solved is unknown.", "bad");
   } else {
     const why = r.stopped ? "The server stopped the solver at its deadline"
-      : `The ${limit} s limit was reached`;
+      : `The solver reached ${capText(r, `the ${limit} s limit`)}`;
     if (r.solution != null) {  // the best solution found, not proved push-optimal
       const least = r.lower_bound == null ? "" : `; at least ${r.lower_bound} are needed (proved)`;
       setStatus(`Solver: limit. ${why} (${ms}) before it proved push-optimal the best ` +
