@@ -99,4 +99,8 @@ def test_the_command_line_says_the_bound_of_a_stopped_search(tmp_path, capsys):
     path.write_text(MICROBAN[143].to_xsb())
     code = sokoban_main(["solve", str(path), "--max-nodes", "500"])
     out = capsys.readouterr().out
-    assert code == 1 and "limit pushes=None" in out and out.rstrip().endswith(" lower_bound=24")
+    assert code == 1 and out.rstrip().endswith(" lower_bound=24")
+    assert "limit (state cap 500: raise --max-nodes) pushes=None" in out  # not the clock
+    code = sokoban_main(["solve", str(path), "--max-nodes", "50000000", "--time-limit", "0.3"])
+    out = capsys.readouterr().out
+    assert code == 1 and "limit (time limit) pushes=None" in out and "lower_bound=" in out
