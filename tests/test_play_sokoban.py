@@ -122,7 +122,7 @@ def _kept_answer(monkeypatch, level):
                         lambda self, lv, cap, limit: replace(found, optimal=False))
     r = sokoban.Solver().solve(level, max_nodes=40)
     assert r.status == "limit" and r.solution == found.solution and not r.optimal
-    return {**r.to_dict(), "time_limit": 1, "from_moves": ""}
+    return {**r.to_dict(), "time_limit": 1, "from_moves": "", "max_nodes": 40}
 
 
 def test_show_solution_plays_the_solution_a_stopped_solve_kept(server, watched, monkeypatch):

@@ -1,6 +1,7 @@
 """The play pages' solves store at most ``SOLVE_MAX_NODES`` states (not the solver's
 default cap of 1M, which stopped a 30 s solve after 4 s), and a ``limit`` answer says
-whether the clock or that cap stopped it; checked against the library's own solve."""
+whether the clock or that cap stopped it (the library's ``SolveResult.limit_by``);
+checked against the library's own solve."""
 import json
 
 from levelforge.play import sokoban as play_sokoban
@@ -29,7 +30,7 @@ def test_a_solve_stopped_by_its_clock_says_so():
     answer = ask(6)
     assert answer["status"] == "limit" and answer["elapsed_ms"] >= 6_000
     assert answer["limit_by"] == "time" and answer["nodes"] > 0
-    assert "limit_by" not in ask_solved()
+    assert ask_solved()["limit_by"] is None
 
 
 def ask_solved():

@@ -104,3 +104,20 @@ def test_the_command_line_says_the_bound_of_a_stopped_search(tmp_path, capsys):
     code = sokoban_main(["solve", str(path), "--max-nodes", "50000000", "--time-limit", "0.3"])
     out = capsys.readouterr().out
     assert code == 1 and "limit (time limit) pushes=None" in out and "lower_bound=" in out
+
+
+def test_a_stopped_solve_says_which_bound_stopped_it():
+    level = MICROBAN[143]  # optimum 36, far beyond these bounds
+    by_states = Solver().solve(level, max_nodes=500, time_limit=60)
+    assert (by_states.status, by_states.limit_by, by_states.nodes) == ("limit", "states", 500)
+    assert by_states.elapsed_ms < 60_000
+    by_time = Solver().solve(level, max_nodes=50_000_000, time_limit=0.3)
+    assert (by_time.status, by_time.limit_by) == ("limit", "time")
+    assert by_time.elapsed_ms >= 300 and by_time.to_dict()["limit_by"] == "time"
+    assert Solver().solve(level, max_nodes=500).limit_by == "states"  # no clock at all
+    solved = Solver().solve(MICROBAN[0])
+    assert solved.solved and solved.limit_by is None
+    token = Cancel()
+    token.cancel()
+    assert Solver().solve(level, cancel=token).limit_by is None  # cancelled: no limit
+

@@ -190,17 +190,8 @@ def optimal(rows):
                 "elapsed_ms": 0.0, "message": str(exc)}
     return {"status": result.status, "pushes": result.pushes,
             "time_limit": OPTIMAL_TIME_LIMIT, "elapsed_ms": result.elapsed_ms,
-            "lower_bound": result.lower_bound, **_stopped_by(result, OPTIMAL_TIME_LIMIT)}
-
-
-def _stopped_by(result, time_limit):
-    """For a solve that ended ``limit``: ``{"limit_by": "time"}`` when its clock had run
-    out (its own time, kernel loading left out, reached ``time_limit``), else
-    ``"states"`` (it stored ``SOLVE_MAX_NODES`` first), with the cap; ``{}`` otherwise."""
-    if result.status != LIMIT:
-        return {}
-    by = "time" if result.elapsed_ms >= 1000 * time_limit else "states"
-    return {"limit_by": by, "max_nodes": SOLVE_MAX_NODES}
+            "lower_bound": result.lower_bound, "limit_by": result.limit_by,
+            "max_nodes": SOLVE_MAX_NODES}
 
 
 def move(body):
@@ -223,7 +214,7 @@ def solve_position(body, time_limit=None, cancel=None):
     result = solve(position, max_nodes=SOLVE_MAX_NODES,
                    time_limit=time_limit if server else limit, cancel=cancel)
     answer = {**result.to_dict(), "time_limit": limit, "from_moves": data["moves"],
-              **_stopped_by(result, time_limit if server else limit)}
+              "max_nodes": SOLVE_MAX_NODES}
     if result.status == CANCELLED:
         answer["stopped"] = "the client hung up, so the solve was cancelled"
     elif result.status == LIMIT and server:

@@ -190,9 +190,8 @@ def _solve(args):
         kind += " (best solution found, not proved optimal)" \
             if not r.solved and r.solution is not None else ""
         kind += " (Ctrl-C)" if r.status == "cancelled" else ""
-        if r.status == "limit":  # which bound: the clock ran out, or the states did first
-            clock = args.time_limit is not None and r.elapsed_ms >= 1000 * args.time_limit
-            kind += " (time limit)" if clock \
+        if r.limit_by is not None:  # which bound stopped it
+            kind += " (time limit)" if r.limit_by == "time" \
                 else f" (state cap {args.max_nodes:,}: raise --max-nodes)"
         bound = "" if r.solved or r.lower_bound is None else f" lower_bound={r.lower_bound}"
         print(f"{name}: {r.status}{kind} pushes={r.pushes} moves={r.moves} nodes={r.nodes} "

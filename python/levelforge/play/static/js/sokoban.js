@@ -65,8 +65,9 @@ function subtitle() {
 /** What stopped a solve that answered `limit`: its clock (`clock`, as a phrase) or its
  * cap on stored states. */
 function capText(r, clock) {
-  return r.limit_by === "states"
-    ? `its cap of ${r.max_nodes.toLocaleString("en")} stored states` : clock;
+  if (r.limit_by !== "states") return clock;
+  return r.max_nodes == null ? "its cap on stored states"
+    : `its cap of ${r.max_nodes.toLocaleString("en")} stored states`;
 }
 
 function render(state) {
