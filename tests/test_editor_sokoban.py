@@ -59,6 +59,10 @@ def test_check_lists_every_problem_of_a_drawn_level():
 def test_check_reports_a_node_cap_as_limit_never_unsolvable():
     c = check(MICROBAN[150], max_nodes=50)
     assert c.status == "limit" and c.pushes is None
+    assert c.limit_by == "states" and c.to_dict()["limit_by"] == "states"
+    c = check(MICROBAN[143], time_limit=0.3, max_nodes=50_000_000)
+    assert (c.status, c.limit_by) == ("limit", "time")
+    assert check(MICROBAN[0]).limit_by is None
 
 
 def test_check_proves_an_unsolvable_level():

@@ -145,3 +145,18 @@ def test_stop_cancels_a_running_improve(server, watched):
     page.wait_for_selector('body[data-improve="done"]')
     assert page.locator("#improve-progress").evaluate("p => p.value") < 1
     assert not page.locator("#improve").is_disabled()
+
+
+def test_a_check_stopped_by_its_state_cap_says_so(server, watched):
+    level = sokoban.collections.load("microban")[143]  # optimum 36: beyond 20,000 states
+    board = "\n".join(level.rows())
+    answer = sokoban.check(board, time_limit=30, max_nodes=20_000).to_dict()
+    assert (answer["status"], answer["limit_by"]) == ("limit", "states")
+    page = watched.page
+    page.route("**/api/sokoban/edit/check", lambda route: route.fulfill(json=answer))
+    page.goto(server + _edit_url(board))
+    wait_state(page, "checked")
+    status = page.locator("#status").text_content()
+    assert status == ("Unknown: the solver reached its cap on stored states (20,000 states), "
+                      "so whether it can be solved is open.")
+    page.unroute("**/api/sokoban/edit/check")

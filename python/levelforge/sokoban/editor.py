@@ -45,8 +45,9 @@ class Check:
 
     ``problems`` lists every rule the level breaks (empty when it is a valid level);
     ``status`` is ``"invalid"`` then, else the solver's ``"solved"``, ``"unsolvable"``
-    (proved) or ``"limit"`` (the time or node cap was reached: unknown; ``note`` says why
-    when the solver refused the level). ``dead`` holds the floor cells from which no box
+    (proved) or ``"limit"`` (the time or node cap was reached: unknown; ``limit_by``
+    says which, as ``SolveResult.limit_by``, and ``note`` says why when the solver
+    refused the level). ``dead`` holds the floor cells from which no box
     can reach a goal (empty for an invalid level); ``nodes``, ``expanded`` and
     ``elapsed_ms`` are the solver's effort. ``xsb`` is the board as parsed.
     """
@@ -64,6 +65,7 @@ class Check:
     expanded: int = 0
     elapsed_ms: float = 0.0
     note: str = ""
+    limit_by: str | None = None
 
     @property
     def valid(self) -> bool:
@@ -77,7 +79,8 @@ class Check:
                 "problems": list(self.problems), "status": self.status,
                 "dead": [list(c) for c in sorted(self.dead)], "pushes": self.pushes,
                 "moves": self.moves, "solution": self.solution, "nodes": self.nodes,
-                "expanded": self.expanded, "elapsed_ms": self.elapsed_ms, "note": self.note}
+                "expanded": self.expanded, "elapsed_ms": self.elapsed_ms, "note": self.note,
+                "limit_by": self.limit_by}
 
 
 def _grid(text):
@@ -153,7 +156,7 @@ def check(level: Level | str, time_limit: float = 2.0,
         time_limit = max(1e-3, time_limit - (now_ns() - start) / 1e9)
     r = solve(parsed, max_nodes=max_nodes, time_limit=time_limit)
     return Check(xsb, width, height, (), r.status, dead, r.pushes, r.moves, r.solution,
-                 r.nodes, r.expanded, ms_since(start))
+                 r.nodes, r.expanded, ms_since(start), limit_by=r.limit_by)
 
 
 # --------------------------------------------------------------------------- RLE

@@ -140,8 +140,10 @@ function report(c) {
     setStatus(`Unsolvable, proved: no sequence of pushes solves it ` +
       `(${c.nodes.toLocaleString("en")} states, ${ms}).`, "bad");
   } else {
-    setStatus(`Unknown: the solver reached its limit (${c.note || `${$("time-limit").value} s`}` +
-      `, ${c.nodes.toLocaleString("en")} states), so whether it can be solved is open.`, "bad");
+    const what = c.note ? `limit (${c.note}, ` : c.limit_by === "states"
+      ? "cap on stored states (" : `${$("time-limit").value} s limit (`;
+    setStatus(`Unknown: the solver reached its ${what}${c.nodes.toLocaleString("en")} ` +
+      "states), so whether it can be solved is open.", "bad");
   }
 }
 
