@@ -58,7 +58,8 @@ def peak_rss_mb():
 
 
 def solve_one(level, cap, seconds, with_pairs):
-    """(status, result, seconds); status ``time`` when the clock stopped it below the cap."""
+    """(status, result, seconds); status ``time`` when the clock, not the cap, stopped it
+    (``SolveResult.limit_by``)."""
     saved = pairs.MOST_STATES
     pairs.MOST_STATES = saved if with_pairs else 0
     try:
@@ -67,7 +68,7 @@ def solve_one(level, cap, seconds, with_pairs):
         dt = time.perf_counter() - t
     finally:
         pairs.MOST_STATES = saved
-    status = "time" if r.status == "limit" and r.nodes < cap else r.status
+    status = "time" if r.limit_by == "time" else r.status
     if r.solution is not None:  # solved, or kept by a stopped solve
         assert replay(level, r.solution).is_solved, "a solution that does not replay"
     return status, r, dt
