@@ -14,6 +14,7 @@ import argparse
 import sys
 
 from levelforge.sokoban import Solver, load_xsb, replay
+from levelforge.sokoban.turns import finished
 from report_sokoban_solve import _numbers
 
 
@@ -24,7 +25,7 @@ def fess_only(nodes, backward=True):
     solver._stages = False
     solver._search = lambda *args: ("limit", None, 0, 0)  # no whole-level A* after it
     if not backward:
-        solver._backward = lambda *args: ("limit", None, 0, 0)
+        solver._backward_steps = lambda *args, **kw: finished("limit", None, 0, 0)
     return solver
 
 

@@ -127,10 +127,10 @@ def _kept_answer(monkeypatch, level):
 
 def test_show_solution_plays_the_solution_a_stopped_solve_kept(server, watched, monkeypatch):
     page = watched.page
-    level = sokoban.collections.load("microban")[5]  # no proof of its own: it asks the solver
+    level = sokoban.collections.load("microban")[21]  # no proof of its own: it asks the solver
     answer = _kept_answer(monkeypatch, level)
     page.route("**/api/sokoban/solve", lambda route: route.fulfill(json=answer))
-    page.goto(server + "sokoban/microban/6")
+    page.goto(server + "sokoban/microban/22")
     wait_state(page, "playing")
     page.click("#show")
     wait_state(page, "solved")

@@ -12,6 +12,7 @@ from levelforge.sokoban import Level, Solver, collections, replay
 from levelforge.sokoban import backward as backward_mod
 from levelforge.sokoban import packing
 from levelforge.sokoban.backward import backward_solve
+from levelforge.sokoban.turns import finished
 from test_sokoban_solver import pulled_level, random_level
 
 MICROBAN = collections.load("microban")
@@ -125,51 +126,51 @@ def test_an_already_solved_level_needs_no_search():
 
 
 def test_the_portfolio_falls_back_on_the_backward_search(monkeypatch):
-    """With the forward searches made to fail, the any-solution mode's answer is the
-    backward search's, and it replays."""
+    """With the forward searches made to fail, the any-solution mode's answer is a
+    backward search's, and it replays: both backward searches take turns (greedy and
+    over feature cells), or, with ``_stages`` off, the greedy one runs alone."""
     calls = []
     solver = Solver()
-    real = solver._backward
+    real = solver._backward_steps
 
-    def backward(*args):
-        calls.append(args[3])  # the node cap of each run
-        return real(*args)
+    def backward(*args, cells=False):
+        calls.append((args[3], cells))  # the node cap and order of each search
+        return real(*args, cells=cells)
 
-    monkeypatch.setattr(solver, "_fess", lambda *a: ("limit", None, 0, 0))
-    monkeypatch.setattr(solver, "_backward", backward)
-    monkeypatch.setattr(packing, "BACKWARD_FIRST", 10)  # the first run too short
-    monkeypatch.setattr(packing, "STAGE_NODES", 10)  # and the packing stages too
+    monkeypatch.setattr(solver, "_fess_steps", lambda *a: finished("limit", None, 0, 0))
+    monkeypatch.setattr(solver, "_backward_steps", backward)
+    monkeypatch.setattr(packing, "STAGE_NODES", 10)  # the packing stages too short
     level = MICROBAN[142]  # level 143: 43,648 states backwards (measured)
     r = solver.solve(level, optimal=False, max_nodes=200_000)
     assert r.solved and not r.optimal and replay(level, r.solution).is_solved
-    assert calls == [10, 200_000]
+    assert calls == [(200_000, False), (200_000, True)]
     calls.clear()
-    solver._stages = False  # the feature-space search first: no short backward run
+    solver._stages = False  # the feature-space search first, then the greedy one alone
     r = solver.solve(level, optimal=False, max_nodes=200_000)
-    assert r.solved and calls == [200_000]
+    assert r.solved and replay(level, r.solution).is_solved and calls == [(200_000, False)]
 
 
 def test_after_the_feature_space_search_the_two_searches_meet(monkeypatch):
     """Microban 146 with 2,000 states a search: the feature-space search stops at its
     cap, the backward search then meets one of its states far sooner than it reaches
     the start alone, and the joined solution replays."""
+    level = MICROBAN[145]
+    alone = backward_solve(level, 300_000)
     runs = []
-    real = backward_mod.backward_search
+    real = backward_mod.backward_steps
 
     def spy(*args, **kw):
-        out = real(*args, **kw)
-        runs.append((out[0], out[2], out[4], kw.get("forward") is not None))
+        out = yield from real(*args, **kw)
+        runs.append((out[0], out[2], out[4], kw["forward"]() is not None))
         return out
 
-    monkeypatch.setattr(backward_mod, "backward_search", spy)
+    monkeypatch.setattr(backward_mod, "backward_steps", spy)
     solver = Solver()
     solver._stages = False  # the feature-space search first
-    level = MICROBAN[145]
     r = solver.solve(level, optimal=False, max_nodes=2_000)
     assert r.solved and replay(level, r.solution).is_solved
     ((status, nodes, meet, forward),) = runs
     assert status == "solved" and forward and meet >= 0
-    alone = backward_solve(level, 300_000)
     assert alone[0] == "solved" and nodes < alone[2]
 
 

@@ -11,6 +11,7 @@ from levelforge.engine import sokoban_state as Ks
 from levelforge.engine.sokoban_fess_residual import residual_stuck
 from levelforge.sokoban.fess import FessWorkspace, packing_order, residual_arrays
 from levelforge.sokoban.solver import Workspace
+from levelforge.sokoban.turns import finished
 
 import naive_sokoban as naive
 from test_sokoban_solver import pulled_level, random_level
@@ -147,7 +148,8 @@ def test_deferred_states_keep_the_search_complete(seed, monkeypatch):
                              wall_p=0.15)
     solver = Solver(max_nodes=20_000)
     solver._stages = False  # the feature-space search alone: no stage, no other search
-    solver._backward = solver._search = lambda *args: ("limit", None, 0, 0)
+    solver._backward_steps = lambda *args, **kw: finished("limit", None, 0, 0)
+    solver._search = lambda *args: ("limit", None, 0, 0)
     result = solver.solve(level, optimal=False)
     assert made and made[-1][-1][R_STUCK] > 0  # some state was deferred
     expected = naive.bfs_pushes(level)

@@ -83,15 +83,16 @@ def test_a_longer_incumbent_is_beaten_by_the_optimum(monkeypatch):
         r = Solver().solve(lv, optimal=False)
         if r.pushes > optimum(lv).pushes:
             longer[key(lv)] = r
-    assert len(longer) >= 3
     calls = given(monkeypatch, longer)
+    beaten = 0
     for lv in levels:
         if key(lv) not in longer:
             continue
         r = Solver().solve(lv)
-        assert lv in calls
         assert r.status == "solved" and r.optimal and r.pushes == optimum(lv).pushes
         assert r.pushes < longer[key(lv)].pushes and replays_to(lv, r)
+        beaten += lv in calls  # (a level that fits the first search never gets one)
+    assert beaten >= 3
 
 
 def test_random_levels_against_breadth_first_search(monkeypatch):

@@ -618,46 +618,6 @@ def test_any_mode_packs_a_goal_room_deepest_goal_first():
     check_replay(level, result)
 
 
-def test_any_mode_gives_the_feature_space_search_its_share_of_the_time(monkeypatch):
-    """After the stages and the short backward probe, the feature-space search may run
-    until FESS_SHARE of the time left is spent, or until BACKWARD_MOST seconds are left
-    when that is later, the backward search to the deadline; without a deadline neither
-    gets one. The searches are stand-ins that record the deadlines they are handed; the
-    clock of the split is frozen 3 s before a 9 s end (two thirds of 3 s: 2 s) and 45 s
-    before a 60 s end (45 s less BACKWARD_MOST = 10 s: 35 s, more than two thirds)."""
-    from levelforge.cancel import Limit
-    from levelforge.sokoban import packing
-
-    assert (packing.FESS_SHARE, packing.BACKWARD_MOST) == (2 / 3, 10.0)
-    level = Level.from_xsb("######\n#@$ .#\n######")  # walled all round: no outside cells
-    walls, goals, boxes, player = level.arrays()
-    board = (walls, goals, None, None, None, level.width)
-    ctr = np.zeros(Ks.N_COUNTERS, np.int64)
-    for time_limit, left, share in ((9.0, 3, 2), (60.0, 45, 35), (None, None, None)):
-        limit = Limit(time_limit)
-        seen = []
-        if limit.deadline is not None:
-            monkeypatch.setattr(packing, "now_ns",
-                                lambda: limit.deadline - left * 1_000_000_000)
-
-        def run(name, status):
-            def stand_in(board, box_cells, player, cap, sub):
-                seen.append((name, sub.deadline))
-                return status, "R" if status == "solved" else None, 1, 1
-            return stand_in
-        out = packing.solve_any(None, run("fess", "limit"), run("backward", "solved"), ctr,
-                                board, np.flatnonzero(boxes), player, 1000, limit, None,
-                                stages=False)
-        assert out[0] == "solved" and out[2:4] == (2, 2)
-        if time_limit is None:
-            assert seen == [("fess", None), ("backward", None)]
-        else:
-            start = limit.deadline - left * 1_000_000_000
-            (fess, fess_end), backward = seen
-            assert fess == "fess" and backward == ("backward", limit.deadline)
-            assert abs(fess_end - (start + share * 1_000_000_000)) <= 1  # rounding
-
-
 def test_hundred_boxes_on_a_64x64_board_load_and_search():
     rows = [[" "] * 62 for _ in range(62)]
     for y in range(10):

@@ -18,6 +18,7 @@ from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
 from .level import Level
 from .optimizer import _Board
+from .turns import drain
 
 WEIGHT = 0
 """Priority of the backward search: greedy on ``h``, the matching to the start cells
@@ -139,6 +140,14 @@ _NO_FORWARD = (np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int3
 
 def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limit,
                     weight=WEIGHT, zob=None, forward=None, cells=False):
+    """:func:`backward_steps` run to its end (a ``forward`` tuple instead of a function
+    returning it)."""
+    return drain(backward_steps(walls, goal_cells, box_cells, player, width, max_nodes,
+                                limit, weight, zob, forward and (lambda: forward), cells))
+
+
+def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit,
+                   weight=WEIGHT, zob=None, forward=None, cells=False):
     """The backward search (:mod:`levelforge.engine.sokoban_backward`) on a prepared
     board (``walls`` closed around the player's area, the goal and box cells inside it,
     int32), with at most ``max_nodes`` stored states until ``limit`` (a
@@ -148,12 +157,16 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
     ``exhausted`` (every state it keeps was searched; not a proof: the any-solution
     mode goes on with its other searches) and None.
 
-    ``forward``: the transposition table of a forward search that has just run on the
-    same board, ``(table, pool, nplayer, generation)`` as the solver's workspace holds
-    them, its states keyed with ``zob`` (the workspace's Zobrist keys; random ones
-    for None). The search then also stops at a state the forward search stored, and
-    the pushes are those from that state; its forward node is returned as a fifth
-    value (-1 without a meeting).
+    A generator (see :mod:`levelforge.sokoban.turns`): it yields ``(nodes, expanded)``
+    after each kernel call and returns the tuple below.
+
+    ``forward``: a function returning the transposition table of a forward search on
+    the same board, ``(table, pool, nplayer, generation)`` as the solver's workspace
+    holds them (asked before each kernel call: the forward search may run in turn with
+    this one and grow its arrays), or None before it has started; its states are keyed
+    with ``zob`` (the workspace's Zobrist keys; random ones for None). The search then
+    also stops at a state the forward search stored, and the pushes are those from
+    that state; its forward node is returned as a fifth value (-1 without a meeting).
 
     ``cells``: instead of greedy on ``h``, expand the *feature cells* in turn (as the
     feature-space search does forward), the state of least ``h`` in each: a state's
@@ -170,7 +183,6 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
     alive = (pdist.min(axis=0) < _s.UNREACHABLE).astype(np.uint8)
     if zob is None:
         zob = np.random.default_rng(0).integers(1, 2**63, size=(2, n), dtype=np.uint64)
-    ftable, fpool, fplayer, ftepoch = _NO_FORWARD if forward is None else forward
     ctr = np.zeros(_s.N_COUNTERS, np.int64)
     ctr[_s.C_BOXES], ctr[_s.C_CAP], ctr[_s.C_WEIGHT] = nbox, max_nodes, weight
     a.startm[box_cells] = 1
@@ -192,10 +204,13 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
             if status == _s.GROW and not a.grow(ctr, zob):
                 status = _s.HALTED  # stopped while it grew: abandoned
                 break
+            ftable, fpool, fplayer, ftepoch = (forward and forward()) or _NO_FORWARD
             status = _bk.backward_run(_BUDGET, walls, start_norm, np.int64(width), pdist,
                                       alive, zob, ftable, fpool, fplayer, np.int64(ftepoch),
                                       *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,
                                       a.queue2, a.wbox, a.cols, *a.hung, *a.cells(), floor)
+            if status in (_s.RUNNING, _s.GROW):
+                yield int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
     nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
     if status == _s.HALTED:
         return limit.reason() or "limit", None, nodes, expanded, -1

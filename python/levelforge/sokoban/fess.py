@@ -11,6 +11,7 @@ from ..engine import sokoban_fess_residual as _r
 from ..engine import sokoban_window as _w
 from .packing import goal_depth
 from .pairs import pair_database
+from .turns import drain
 
 _BUDGET = 256  # expansions of one kernel call (time limits stop a call within it)
 CORRAL_NODES = 64
@@ -233,6 +234,14 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
     the solved state is the workspace's goal node. ``tun``: the board's tunnel cells
     (:func:`levelforge.sokoban.solver.tunnel_cells`). The board's pair database
     (:func:`pair_deadlocks`, built first) prunes the children with a dead pair."""
+    return drain(fess_steps(ws, fws, board, box_cells, player, cap, limit, tun))
+
+
+def fess_steps(ws, fws, board, box_cells, player, cap, limit, tun):
+    """:func:`fess_search` as a generator (see :mod:`levelforge.sokoban.turns`): it
+    yields ``(nodes, expanded)`` after each kernel call and returns what
+    :func:`fess_search` returns. Suspended, it keeps its arrays in ``ws`` and ``fws``;
+    nothing else may use them until it ends or is closed."""
     walls = board[0]
     fws.sync()
     floor = np.flatnonzero(walls == 0).astype(np.int32)
@@ -263,4 +272,6 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
                                  *fws.arrays(), order, floor, fws.mseen, fws.mnext,
                                  fws.mqueue, fws.path, ws.mw, *corral, plan, rpar,
                                  fws.kids, fws.wcache, fws.wwork, tun, res, pdb)
+            if status == _s.RUNNING or status == _s.GROW:
+                yield int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])

@@ -1,7 +1,8 @@
-"""The search for any solution (``solve(level, optimal=False)``), a portfolio of four
-searches: goals packed in a planned order one stage at a time, then the feature-space
-search (:mod:`levelforge.sokoban.fess`), then the backward search over pulls
-(:mod:`levelforge.sokoban.backward`), then weighted A* and A* over the whole level.
+"""The search for any solution (``solve(level, optimal=False)``), a portfolio: goals
+packed in a planned order one stage at a time, then the feature-space search
+(:mod:`levelforge.sokoban.fess`) and two backward searches over pulls
+(:mod:`levelforge.sokoban.backward`) in turn, then weighted A* and A* over the whole
+level.
 
 Levels built around a goal room jam when a box fills a goal near the room's entrance
 before the goals behind it; strong solvers (Festival's packing order, YASS's goal-room
@@ -14,16 +15,18 @@ Each stage starts where the last one ended, so no search wanders over the whole
 level, and all stages together store at most ``STAGE_NODES`` states: cheap where they
 work, soon given up where a stage jams.
 
-When a stage fails, a short backward search over pulls (:data:`BACKWARD_FIRST` states)
-tries the level, then the feature-space search takes it from the start for two thirds of the
-time left, or all but :data:`BACKWARD_MOST` seconds of it when that is more (or ``max_nodes``
-states), then the backward search for the rest (or
-``max_nodes`` states): played backwards, the boxes leave the goal rooms instead of
-packing them, so it solves levels whose goal rooms stall the forward searches. Only if
-both stop at their node caps or the backward search runs out of states (not at the
-time limit or a cancel) does weighted A* on ``g + ANY_WEIGHT * (h + a penalty per goal
-not packed in plan order)`` get half the time left, then the push-optimal A* the rest
-(a solution it finds is marked optimal).
+When a stage fails, three whole-level searches take turns from the start
+(:mod:`levelforge.sokoban.turns`), each kept between its turns, storing states in the
+proportion :data:`TURNS`: the feature-space search, and two backward searches over
+pulls (:mod:`levelforge.sokoban.backward`), greedy and over feature cells. Played
+backwards, the boxes leave the goal rooms instead of packing them, so they solve levels
+whose goal rooms stall the forward searches, and they stop where they meet a state the
+feature-space search stored. Taking turns, none of them waits for another: a level one
+of them solves in ``t`` seconds alone is solved within about ``t`` over its share of
+the time, at any limit. Only if all three stop at their node caps or the backward
+searches run out of states (not at the time limit or a cancel) does weighted A* on
+``g + ANY_WEIGHT * (h + a penalty per goal not packed in plan order)`` get half the
+time left, then the push-optimal A* the rest (a solution it finds is marked optimal).
 
 >>> from levelforge.sokoban import Level, solve
 >>> level = Level.from_xsb('########\\n#@$  . #\\n#  $ . #\\n#      #\\n########')
@@ -35,6 +38,7 @@ import numpy as np
 
 from ..engine import sokoban_state as _s
 from ..timing import now_ns
+from .turns import take_turns
 
 ANY_WEIGHT = 3
 """Heuristic weight of the whole-level search for any solution: best-first on
@@ -43,16 +47,12 @@ STAGE_WEIGHT = 2
 """Weight of the guide in a packing stage: best-first on ``g + 2 guide``."""
 STAGE_NODES = 20_000
 """Node cap of all packing stages together (at most ``max_nodes``)."""
-FESS_SHARE = 2 / 3
-"""Part of the time left that the feature-space search gets; the backward search has
-the rest, at most :data:`BACKWARD_MOST` seconds."""
-BACKWARD_MOST = 10.0
-"""Most seconds of the backward search's last run: on long limits the feature-space
-search gets everything else (the backward search gets through quickly or not at all,
-see ``docs/figures/sokoban-solving.md``)."""
-BACKWARD_FIRST = 50_000
-"""Node cap of the backward search's first, short run (before the feature-space
-search; a few tenths of a second)."""
+TURNS = (4, 1, 1)
+"""Weights of the feature-space search, the greedy backward search and the backward
+search over feature cells as they take turns (:func:`levelforge.sokoban.turns.take_turns`):
+each stores states in this proportion, which gives the feature-space search about two
+thirds of the time (it stores about 250,000 states a second on XSokoban's hard levels,
+the backward searches 200,000 to 600,000)."""
 
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
 
@@ -113,16 +113,13 @@ def _play(solution, boxes, player, width):
     return player
 
 
-def _share(limit, part, most=None):
-    """``limit`` with its deadline moved to ``part`` of the time left, or to ``most``
-    seconds before it if that is later (itself without a deadline)."""
+def _share(limit, part):
+    """``limit`` with its deadline moved to ``part`` of the time left (itself without a
+    deadline)."""
     if limit.deadline is None:
         return limit
     now = now_ns()
-    left = limit.deadline - now
-    if most is not None:
-        return limit.until(now + max(int(left * part), left - int(most * 1e9)))
-    return limit.until(now + int(left * part))
+    return limit.until(now + int((limit.deadline - now) * part))
 
 
 def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit, symtab,
@@ -131,13 +128,16 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
     stopped by ``limit`` (a :class:`levelforge.cancel.Limit`; then the status is
     ``limit`` or ``cancelled``). ``search(board, boxes, player, cap, weight, plan, symtab,
     limit)`` runs one search on the workspace whose counters are ``ctr``
-    (:meth:`Solver._search`), ``fess(board, boxes, player, cap, limit)`` the
-    feature-space search (:meth:`Solver._fess`) and ``backward`` (the same arguments)
-    the backward search (:meth:`Solver._backward`); returns ``(status, solution, nodes,
-    expanded, optimal)``, ``optimal`` True when the last resort, A*, found the solution. ``unsolvable`` only
-    comes from a whole-level search, which drops no state a solution needs; a failed
-    stage proves nothing. ``stages=False`` skips the packing stages and the short
-    backward run: the feature-space search goes first."""
+    (:meth:`Solver._search`); ``fess(board, boxes, player, cap, limit)`` returns the
+    feature-space search as a generator (:meth:`Solver._fess_steps`, see
+    :mod:`levelforge.sokoban.turns`) and ``backward`` (the same arguments and
+    ``cells``) the backward search (:meth:`Solver._backward_steps`). Returns
+    ``(status, solution, nodes, expanded, optimal)``, ``optimal`` True when the last
+    resort, A*, found the solution. ``unsolvable`` only comes from a whole-level
+    search, which drops no state a solution needs; a failed stage proves nothing.
+    ``stages=False`` (for measuring the feature-space search) skips the packing stages
+    and runs the searches one after the other: the feature-space search to its end,
+    then the greedy backward search."""
     walls, goals, width = board[0], board[1], board[5]
     plan = packing_plan(walls, goals, width)
     boxes = set(int(c) for c in box_cells)
@@ -163,25 +163,18 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
     ctr[_s.C_STAGE] = 0
     if stages and status == "solved":  # every stage: every goal holds a box
         return "solved", "".join(moves), nodes, expanded, False
-    # a short backward probe, then the feature-space search for FESS_SHARE of the time
-    # left (or all but BACKWARD_MOST seconds) and the backward search for the rest (not
-    # again once it has run out of states)
-    exhausted = False
-    first = ((backward, min(cap, BACKWARD_FIRST)),) if stages else ()
-    for run, most in (*first, (fess, cap), (backward, cap)):
-        if limit.reason() is not None:
-            break
-        if run is backward and exhausted:
-            continue
-        sub = limit if run is backward else _share(limit, FESS_SHARE, BACKWARD_MOST)
-        status, solution, n, e = run(board, box_cells, player, most, sub)
+    # the feature-space search and the two backward searches in turn (stages=False:
+    # the feature-space search to its end first, then the greedy backward search alone)
+    runs = [(fess(board, box_cells, player, cap, limit), TURNS[0]),
+            (backward(board, box_cells, player, cap, limit), TURNS[1])]
+    if stages:
+        runs.append((backward(board, box_cells, player, cap, limit, cells=True), TURNS[2]))
+    for turns in [runs] if stages else [[run] for run in runs]:
+        status, solution, n, e = take_turns(turns, limit)
         nodes += n
         expanded += e
-        exhausted = exhausted or status == "exhausted"
-        if status not in ("limit", "exhausted"):
+        if status != "limit" or limit.reason() is not None:
             return status, solution, nodes, expanded, False
-        if limit.reason() is not None:
-            return limit.reason(), None, nodes, expanded, False
     for weight in (ANY_WEIGHT, 1):
         if limit.reason() is not None:
             return limit.reason(), None, nodes, expanded, False

@@ -27,7 +27,7 @@ from ..cancel import (CANCELLED, Cancel, Limit, check_time_limit,  # noqa: F401 
 from ..errors import ConfigError
 from ..timing import ms_since, now_ns
 from .level import Level
-from .fess import FessWorkspace, fess_search
+from .fess import FessWorkspace, fess_steps
 from .optimizer import WINDOW_NODES, _Board, shorten
 from .packing import solve_any
 from .replay import replay
@@ -483,7 +483,7 @@ class Solver:
         else:
             self._level = level
             self._forward_done = False  # the feature-space search's table is not there yet
-            found = solve_any(self._search, self._fess, self._backward, ws.ctr, board,
+            found = solve_any(self._search, self._fess_steps, self._backward_steps, ws.ctr, board,
                               box_cells, player, cap, limit, symtab, self._stages)
         status, solution, nodes, expanded, proved = found
         bound = int(ws.ctr[_s.C_BOUND]) if optimal and status != UNSOLVABLE else 0
@@ -620,32 +620,37 @@ class Solver:
             return _status(status, limit), None, nodes, expanded
         return SOLVED, self._solution(walls, width, symtab), nodes, expanded
 
-    def _fess(self, board, box_cells, player, cap, limit):
+    def _fess_steps(self, board, box_cells, player, cap, limit):
         """The feature-space search from ``box_cells`` and ``player`` on a prepared
-        ``board``: its status, LURD solution or None, and node counts (as :meth:`_search`)."""
+        ``board``, as a generator (:mod:`levelforge.sokoban.turns`) returning its status,
+        LURD solution or None, and node counts (as :meth:`_search`)."""
         if self._fess_ws is None:
             self._fess_ws = FessWorkspace(self.workspace)
-        self._forward_done = True
-        status, nodes, expanded = fess_search(self.workspace, self._fess_ws, board, box_cells,
-                                              player, cap, limit, self._tun)
+        self._forward_done = True  # from its first step, its table can be met
+        status, nodes, expanded = yield from fess_steps(
+            self.workspace, self._fess_ws, board, box_cells, player, cap, limit, self._tun)
         if status != _s.SOLVED:
             return _status(status, limit), None, nodes, expanded
         return SOLVED, self._solution(board[0], board[5]), nodes, expanded
 
-    def _backward(self, board, box_cells, player, cap, limit):
-        """The backward search (:mod:`levelforge.sokoban.backward`) on a prepared
-        ``board``: its status, LURD solution or None, and node counts (as :meth:`_search`)."""
-        from .backward import backward_search  # only here: a solve that never searches
+    def _backward_steps(self, board, box_cells, player, cap, limit, cells=False):
+        """The backward search (:mod:`levelforge.sokoban.backward`; ``cells``: over
+        feature cells) on a prepared ``board``, as a generator like :meth:`_fess_steps`.
+        Once the feature-space search has started, it also stops where it meets one of
+        that search's stored states."""
+        from .backward import backward_steps  # only here: a solve that never searches
         # for any solution does not even import its kernels (nor the farthest-state
         # search's, whose table and region helpers it shares)
         walls, goals, width = board[0], board[1], board[5]
         ws = self.workspace
-        # after the feature-space search, its table: the two searches may meet
-        forward = (ws.table, ws.pool, ws.nplayer, int(ws.ctr[_s.C_TEPOCH])) \
-            if self._forward_done else None
-        status, pushes, nodes, expanded, meet = backward_search(
+
+        def forward():  # the feature-space search's table, as it is now
+            if not self._forward_done:
+                return None
+            return ws.table, ws.pool, ws.nplayer, int(ws.ctr[_s.C_TEPOCH])
+        status, pushes, nodes, expanded, meet = yield from backward_steps(
             walls, np.flatnonzero(goals).astype(np.int32), box_cells, player, width, cap, limit,
-            zob=ws.zob, forward=forward)
+            zob=ws.zob, forward=forward, cells=cells)
         if pushes is None:
             return status, None, nodes, expanded
         board_ = _Board(self._level)
@@ -776,7 +781,9 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
     With ``optimal=False`` the same states, heuristic and pruning serve a search for any
     solution (``levelforge.sokoban.packing``): goals filled one at a time in a
     planned packing order, then a feature-space search (``levelforge.sokoban.fess``)
-    over the whole level, then (only at its node cap) weighted A* and A*. The
+    and two backward searches over pulls taking turns over the whole level
+    (``levelforge.sokoban.turns``; each may store ``max_nodes`` states), then (only
+    when all three stop at their caps) weighted A* and A*. The
     solution replays to solved; it is marked ``optimal=False`` (its push count is an
     upper bound) unless A* found it. ``unsolvable`` is still a proof. With
     ``optimize=True`` the time left (all of it without a ``time_limit``: until no window

@@ -1,0 +1,148 @@
+"""Searches taking turns (``levelforge.sokoban.turns``): the order of the steps checked
+step by step against the rule, the searches closed, limits and cancels, and the
+any-solution mode's three searches sharing their stored states in ``packing.TURNS``."""
+import numpy as np
+import pytest
+
+from levelforge.cancel import Cancel, Limit
+from levelforge.sokoban import Solver, collections, packing, replay
+from levelforge.sokoban.turns import drain, finished, take_turns
+
+MICROBAN = collections.load("microban")
+
+
+def stand_in(name, grow, steps, status, log, closed):
+    """A search that stores ``grow`` more states a step for ``steps`` steps, then ends
+    with ``status``; each step is logged, and a close is recorded."""
+    nodes = 0
+    try:
+        for _ in range(steps):
+            nodes += grow
+            log.append((name, nodes))
+            yield nodes, nodes // 2
+        return status, f"by {name}" if status == "solved" else None, nodes, nodes // 2
+    finally:
+        closed.add(name)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_each_step_goes_to_the_search_furthest_behind_its_share(seed):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 5))
+    weights = [int(w) for w in rng.integers(1, 6, k)]
+    grows = [int(g) for g in rng.integers(1, 40, k)]
+    steps = [int(s) for s in rng.integers(5, 200, k)]
+    statuses = ["limit"] * k
+    winner = int(rng.integers(0, k + 1))  # k: nobody solves it
+    if winner < k:
+        statuses[winner] = "solved"
+    log, closed = [], set()
+    runs = [(stand_in(i, grows[i], steps[i], statuses[i], log, closed), weights[i])
+            for i in range(k)]
+    status, solution, nodes, expanded = take_turns(runs, Limit(None))
+    # replay the log by the rule: each step went to the live search whose stored states
+    # over its weight were least (the first listed on a tie)
+    stored = [0] * k
+    alive = [True] * k
+    for name, now in log:
+        ratios = [(stored[i] / weights[i], i) for i in range(k) if alive[i]]
+        assert min(ratios)[1] == name
+        stored[name] = now
+        if now == grows[name] * steps[name]:  # its last step: it ends on its next turn
+            alive[name] = False
+    if winner < k:
+        assert (status, solution) == ("solved", f"by {winner}")
+        assert stored[winner] == grows[winner] * steps[winner]
+    else:
+        assert (status, solution) == ("limit", None)
+        assert stored == [g * s for g, s in zip(grows, steps)]
+    assert nodes == sum(stored) and expanded == sum(n // 2 for n in stored)
+    assert closed == set(range(k))  # ended or closed, every one
+
+
+def test_a_cancel_stops_every_search_and_closes_them():
+    token = Cancel()
+    log, closed = [], set()
+
+    def cancelling():
+        try:
+            for step in range(1, 100):
+                if step == 7:
+                    token.cancel()
+                yield step, step
+            return "limit", None, 99, 99
+        finally:
+            closed.add("a")
+
+    runs = [(cancelling(), 1), (stand_in("b", 1, 1000, "solved", log, closed), 1)]
+    status, solution, nodes, _ = take_turns(runs, Limit(None, token))
+    assert (status, solution) == ("cancelled", None)
+    assert nodes == 7 + 6  # a's seven steps and b's six, taken in turn
+    assert closed == {"a", "b"}
+
+
+def test_a_proof_of_unsolvability_ends_the_turns():
+    log, closed = [], set()
+    runs = [(stand_in("a", 1, 50, "limit", log, closed), 1),
+            (stand_in("b", 1, 5, "unsolvable", log, closed), 1)]
+    assert take_turns(runs, Limit(None))[:2] == ("unsolvable", None)
+    assert closed == {"a", "b"} and len(log) == 6 + 5  # a first on each tie
+
+
+def test_finished_and_drain():
+    assert drain(finished("limit", None, 3, 4)) == ("limit", None, 3, 4)
+    assert take_turns([(finished("exhausted", None, 3, 4), 1)], Limit(None)) == \
+        ("limit", None, 3, 4)
+
+
+def test_the_any_modes_searches_take_turns_by_their_stored_states(monkeypatch):
+    """Microban 153 (the hardest for the backward search) with a cap of 8,000 states a
+    search and the packing stages cut short: the feature-space search and the two
+    backward searches all run, and each of their steps goes to the one whose stored
+    states over its weight in ``packing.TURNS`` are least (the order of the list on a
+    tie), replayed step by step from what the searches yielded."""
+    solver = Solver()
+    log = []
+
+    def spy(name, gen):
+        try:
+            while True:
+                n, e = next(gen)
+                log.append((name, n))
+                yield n, e
+        except StopIteration as done:
+            log.append((name, None))
+            return done.value
+
+    real_f, real_b = solver._fess_steps, solver._backward_steps
+    monkeypatch.setattr(solver, "_fess_steps", lambda *a: spy("fess", real_f(*a)))
+    monkeypatch.setattr(solver, "_backward_steps",
+                        lambda *a, cells=False: spy("cells" if cells else "greedy",
+                                                    real_b(*a, cells=cells)))
+    monkeypatch.setattr(packing, "STAGE_NODES", 10)
+    level = MICROBAN[152]
+    r = solver.solve(level, optimal=False, max_nodes=8_000)
+    names = ("fess", "greedy", "cells")
+    assert {name for name, _ in log} == set(names)
+    weight = dict(zip(names, packing.TURNS))
+    stored = dict.fromkeys(names, 0)
+    live = list(names)
+    for name, n in log:
+        assert name == min(live, key=lambda x: stored[x] / weight[x])
+        if n is None:
+            live.remove(name)
+        else:
+            stored[name] = n
+    if r.solved:
+        assert replay(level, r.solution).is_solved
+
+
+def test_the_any_mode_gives_the_same_answer_every_time():
+    """The turns go by stored states, not by the clock: without a time limit the same
+    level gives the same solution, nodes and all."""
+    level = MICROBAN[152]
+    first = Solver().solve(level, optimal=False, max_nodes=300_000)
+    again = Solver().solve(level, optimal=False, max_nodes=300_000)
+    assert first.solved and replay(level, first.solution).is_solved
+    assert (first.solution, first.nodes, first.expanded) == \
+        (again.solution, again.nodes, again.expanded)
