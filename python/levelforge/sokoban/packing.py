@@ -47,12 +47,15 @@ STAGE_WEIGHT = 2
 """Weight of the guide in a packing stage: best-first on ``g + 2 guide``."""
 STAGE_NODES = 20_000
 """Node cap of all packing stages together (at most ``max_nodes``)."""
-TURNS = (4, 1, 1)
+TURNS = (2, 1, 1)
 """Weights of the feature-space search, the greedy backward search and the backward
 search over feature cells as they take turns (:func:`levelforge.sokoban.turns.take_turns`):
-each stores states in this proportion, which gives the feature-space search about two
-thirds of the time (it stores about 250,000 states a second on XSokoban's hard levels,
-the backward searches 200,000 to 600,000)."""
+each stores states in this proportion, which gives the feature-space search about half
+of the time, the greedy backward search a fifth and the one over cells the rest (on
+XSokoban's hard levels the feature-space search stores about 250,000 states a second,
+the greedy backward search 200,000-600,000, the one over cells 150,000-330,000).
+Chosen over 4 : 1 : 1 and 3 : 1 : 1 by the time-limited runs in
+``docs/figures/sokoban-solving.md`` (three searches in turn)."""
 
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
 
