@@ -483,8 +483,8 @@ class Solver:
         else:
             self._level = level
             self._forward_done = False  # the feature-space search's table is not there yet
-            found = solve_any(self._search, self._fess_steps, self._backward_steps, ws.ctr, board,
-                              box_cells, player, cap, limit, symtab, self._stages)
+            found = solve_any(self._search, self._fess_steps, self._backward_steps, ws.ctr,
+                              board, box_cells, player, cap, limit, symtab, self._stages)
         status, solution, nodes, expanded, proved = found
         bound = int(ws.ctr[_s.C_BOUND]) if optimal and status != UNSOLVABLE else 0
         if solution is None:
