@@ -8,7 +8,7 @@ import pytest
 
 from levelforge.engine.sokoban_fess import _packed
 from levelforge.engine import sokoban_state as Ks
-from levelforge.engine.sokoban_fess_residual import residual_stuck
+from levelforge.engine.sokoban_fess_residual import _sides, residual_stuck
 from levelforge.sokoban.fess import FessWorkspace, packing_order, residual_arrays
 from levelforge.sokoban.solver import Workspace
 from levelforge.sokoban.turns import finished
@@ -107,6 +107,42 @@ def test_residual_test_matches_the_plain_python_matching(seed):
         assert kernel == naive_stuck(level, boxes, prefix), (seed, cells, k)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_the_side_table_holds_the_regions_around_a_lone_box(seed):
+    """Table ``k`` of the sides (made once per ``k`` and shared by every goal's row):
+    two sides of a lone box share a label exactly when the player can walk from one to
+    the other (plain-Python flood fill), and a blocked side has none."""
+    got = states(seed)
+    if got is None:
+        return
+    level, order, res, _ = got
+    w, walls = level.width, level.arrays()[0]
+    n = walls.shape[0]
+    bblk, bstamp, bqueue, sides, rctr = res[10], res[11], res[12], res[14], res[-1]
+    for k in range(order.shape[0] + 1):
+        bblk[:] = walls
+        walled = {int(v) for v in order[:k] if v >= 0}
+        bblk[list(walled)] = 1
+        assert _sides(k, bblk, w, sides, bstamp, bqueue, rctr, CTR)
+        blocked = {(c % w, c // w) for c in range(n) if walls[c] or c in walled}
+        for c in range(n):
+            if walls[c] or c in walled:
+                continue
+            box = (c % w, c // w)
+            label = sides[k * 4 * n + 4 * c: k * 4 * n + 4 * c + 4]
+            near = [(c - w), (c - 1), (c + 1), (c + w)]
+            for s in range(4):
+                side = (near[s] % w, near[s] // w)
+                assert (label[s] == 0) == (side in blocked), (seed, k, c, s)
+                if label[s] == 0:
+                    continue
+                region = naive.reachable(blocked, {box}, side)
+                for s2 in range(4):
+                    if label[s2]:
+                        joined = (near[s2] % w, near[s2] // w) in region
+                        assert (label[s2] == label[s]) == joined, (seed, k, c, s, s2)
+
+
 def test_the_sample_holds_stuck_and_free_states():
     """The comparison above is not vacuous: both verdicts occur in its states."""
     verdicts = set()
@@ -179,5 +215,5 @@ def test_a_set_halt_stops_a_table_row_and_leaves_it_to_be_made_again():
     halted = CTR.copy()
     halted[Ks.C_HALT] = 1
     assert not residual_stuck(pool, 0, len(cells), k, walls, order, level.width, res, halted)
-    assert not res[1].any() and not res[0].any()  # no row kept
+    assert not res[1].any() and not res[0].any() and not res[15].any()  # no row kept
     assert residual_stuck(pool, 0, len(cells), k, walls, order, level.width, res, CTR)

@@ -221,11 +221,13 @@ def residual_arrays(board, order, ws):
     for i, v in enumerate(order.tolist()):
         if v >= 0:
             opos[gidx[v]] = i
-    return (np.zeros(size if size <= _r.BASIN_BYTES else 0, np.uint8), np.zeros(k * ng, np.int8),
+    kept = size <= _r.BASIN_BYTES
+    return (np.zeros(size if kept else 0, np.uint8), np.zeros(k * ng, np.int8),
             goal_cells, gidx, opos, np.zeros(ng, np.int32), np.zeros(max(ng, 1), np.int32),
             np.zeros(ng, np.int64), np.zeros(ng, np.int32), np.zeros(max(ng, 1), np.int32),
             np.zeros(n, np.uint8), np.zeros(n, np.int64), np.zeros(n, np.int32),
-            np.zeros(4 * n, np.int32), np.zeros(_r.N_RCOUNTERS, np.int64))
+            np.zeros(4 * n, np.int32), np.zeros(k * 4 * n if kept else 0, np.uint8),
+            np.zeros(k, np.uint8), np.zeros(_r.N_RCOUNTERS, np.int64))
 
 
 def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):

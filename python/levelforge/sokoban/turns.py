@@ -8,10 +8,12 @@ returns ``(status, solution, nodes, expanded)``. The loop charges each search it
 stored states: the next step goes to the search with the fewest stored states per unit
 of its weight (ties: the first listed). Stored states, not seconds, so the order of the
 steps, and so the answer, is the same on every run and machine; only where a time
-limit cuts it depends on the clock. On hand-made levels a stored state costs about the
-same time in each of the three; on open rooms it does not (on a 32x32 room a
-feature-space search's state costs about fifty times a greedy backward search's:
-``docs/figures/sokoban-solving.md``, three searches in turn).
+limit cuts it depends on the clock. A stored state's time differs between searches
+and boards (on a 64x64 room with 128 boxes a backward search's matchings cost about a
+millisecond a state); the weights were measured on hand-made levels
+(``docs/figures/sokoban-solving.md``, three searches in turn). A step is one kernel
+call of at most a few hundred expansions, so no search may spend long on work done
+once (a table made on first use) inside one step: the others wait for it.
 
 >>> def counting(name, steps, status):
 ...     for k in range(1, steps + 1):
