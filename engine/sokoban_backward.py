@@ -35,6 +35,7 @@ from .sokoban_fess import _cell_insert, _cell_pop
 from .sokoban_fess import _lookup as _forward
 from .sokoban_fess_features import regions_reach
 from .sokoban_heuristic import matching_cost
+from .sokoban_match import cells_matching, moved_matching
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT,
                             C_HEAP, C_NODES, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT, GROW,
                             HALTED, LIMIT, MAX_G, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE)
@@ -205,7 +206,7 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
 @njit(cache=True, _nrt=False, nogil=True)
 def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fpool,
                  fplayer, ftepoch, pool, nplayer, nparent, ng, nmove, heap, table, ctr, blk,
-                 stamp, queue, stamp2, queue2, wbox, cols, hu, hv, hp, hway, hminv, hused,
+                 stamp, queue, stamp2, queue2, wbox, hu, hv, hp, hway, hminv, hused, mw,
                  cells, startm, croot, pkey, pchild, psib, floor):
     """Expand at most ``budget`` states (see the module docstring; ``alive[c]`` is 1
     where a box can still be pulled to a start cell). Returns the status: RUNNING,
@@ -219,7 +220,11 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
     nodes' boxes ``fpool`` and players ``fplayer``, keyed with the same ``zob``; empty
     arrays for none) makes it bidirectional: a new state found there is a meeting, its
     forward node in ``ctr[C_MEET]``; the forward path to it and the pulls from it,
-    read backwards, solve the level."""
+    read backwards, solve the level.
+
+    Each child's ``h`` is repaired from the expanded state's matching (kept in ``mw``,
+    :func:`levelforge.engine.sokoban_match.cells_matching`): a pull moves one box and
+    pull distances ignore the player, so one row changes."""
     steps = (-width, -1, 1, width)
     nbox = ctr[C_BOXES]
     room = 4 * nbox
@@ -242,6 +247,7 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
         ctr[C_FILL] += 1
         epoch = ctr[C_FILL]
         flood_fill(blk, width, np.int64(nplayer[u]), stamp, epoch, queue)
+        cells_matching(pool, base, nbox, pdist, mw, hway, hminv, hused)
         g1 = ng[u] + 1
         for i in range(nbox):
             b = np.int64(pool[base + i])
@@ -288,7 +294,7 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                                              pchild, psib)
                         ctr[C_STATUS] = SOLVED
                         break
-                h = _h(wbox, nbox, pdist, cols, hu, hv, hp, hway, hminv, hused)
+                h = moved_matching(nbox, i, p, pdist, mw, hu, hv, hp, hway, hminv, hused)
                 if h >= UNREACHABLE:
                     continue
                 if h == 0 and norm != start_norm:

@@ -89,21 +89,28 @@ def parent_matching(boxes, base, nbox, norm, compof, n, dist, mw, hway, hminv, h
     normalised player ``norm`` from scratch and keep it in ``mw`` for
     :func:`child_matching`. Returns its cost (``UNREACHABLE`` if none)."""
     m = nbox + 1
-    pu = mw[0:m]
-    pv = mw[m:2 * m]
-    pp = mw[2 * m:3 * m]
-    pcols = mw[3 * m:4 * m]
     cbox = mw[5 * m:6 * m]
     for q in range(nbox):
         cbox[q] = boxes[base + q]
-    box_columns(cbox, nbox, norm, compof, n, pcols)
+    box_columns(cbox, nbox, norm, compof, n, mw[3 * m:4 * m])
+    return _solve_kept(nbox, dist, mw, hway, hminv, hused)
+
+
+@njit(cache=True, _nrt=False)
+def _solve_kept(nbox, dist, mw, hway, hminv, hused):
+    """Solve the matching of the columns ``mw[3 m:4 m]`` (``m = nbox + 1``) from scratch,
+    its potentials and assignment kept in ``mw[:3 m]``. Returns its cost."""
+    m = nbox + 1
+    pu = mw[0:m]
+    pv = mw[m:2 * m]
+    pp = mw[2 * m:3 * m]
     for j in range(m):
         pu[j] = 0
         pv[j] = 0
         pp[j] = 0
     for i in range(1, m):
-        _add_row(i, pcols, nbox, dist, pu, pv, pp, hway, hminv, hused)
-    return _total(pcols, nbox, dist, pp)
+        _add_row(i, mw[3 * m:4 * m], nbox, dist, pu, pv, pp, hway, hminv, hused)
+    return _total(mw[3 * m:4 * m], nbox, dist, pp)
 
 
 @njit(cache=True, _nrt=False)
@@ -134,18 +141,58 @@ def child_matching(boxes, base, nbox, moved, t, norm, compof, n, dist, mw, hu, h
             changed[k] = q + 1
             k += 1
     for c in range(k):
-        r = changed[c]
-        for j in range(1, m):
-            if hp[j] == r:
-                hp[j] = 0
-                break
-        col = ccols[r - 1]
-        best = _BIG
-        for j in range(1, m):
-            v = _cost(dist, col, j - 1) - hv[j]
-            if v < best:
-                best = v
-        hu[r] = best
+        _reopen(changed[c], ccols[changed[c] - 1], m, dist, hu, hv, hp)
     for c in range(k):
         _add_row(changed[c], ccols, nbox, dist, hu, hv, hp, hway, hminv, hused)
+    return _total(ccols, nbox, dist, hp)
+
+
+@njit(cache=True, _nrt=False)
+def _reopen(r, col, m, dist, hu, hv, hp):
+    """Take row ``r`` out of the assignment ``hp`` for its new column ``col``, its
+    potential lowered until every reduced cost of the row is non-negative again (to be
+    put back by :func:`_add_row`)."""
+    for j in range(1, m):
+        if hp[j] == r:
+            hp[j] = 0
+            break
+    best = _BIG
+    for j in range(1, m):
+        v = _cost(dist, col, j - 1) - hv[j]
+        if v < best:
+            best = v
+    hu[r] = best
+
+
+@njit(cache=True, _nrt=False)
+def cells_matching(cells, base, nbox, dist, mw, hway, hminv, hused):
+    """:func:`parent_matching` for costs that depend on the box's cell alone
+    (``dist[target, cell]``, the backward search's pull distances): solve the matching
+    of the boxes on ``cells[base:base + nbox]`` from scratch and keep it in ``mw``
+    (``5 * (nbox + 1)`` slots) for :func:`moved_matching`. Returns its cost."""
+    m = nbox + 1
+    for q in range(nbox):
+        mw[3 * m + q] = cells[base + q]
+    return _solve_kept(nbox, dist, mw, hway, hminv, hused)
+
+
+@njit(cache=True, _nrt=False)
+def moved_matching(nbox, moved, t, dist, mw, hu, hv, hp, hway, hminv, hused):
+    """The matching cost once box ``moved`` (its index in the cells given to
+    :func:`cells_matching`) stands on cell ``t``, repaired from the one kept in ``mw``
+    by one augmenting path (``O(n^2)``): the same cost as a fresh solve."""
+    m = nbox + 1
+    pu = mw[0:m]
+    pv = mw[m:2 * m]
+    pp = mw[2 * m:3 * m]
+    pcols = mw[3 * m:4 * m]
+    ccols = mw[4 * m:5 * m]
+    for j in range(m):
+        ccols[j] = pcols[j]
+        hu[j] = pu[j]
+        hv[j] = pv[j]
+        hp[j] = pp[j]
+    ccols[moved] = t
+    _reopen(moved + 1, t, m, dist, hu, hv, hp)
+    _add_row(moved + 1, ccols, nbox, dist, hu, hv, hp, hway, hminv, hused)
     return _total(ccols, nbox, dist, hp)

@@ -52,6 +52,46 @@ def test_pull_distances_match_plain_breadth_first_search(case):
             assert pdist[t, c] == (UNREACHABLE if want is None else want)
 
 
+def test_the_repaired_matching_of_a_pull_equals_a_fresh_one():
+    """The backward search repairs each child's matching from the expanded state's (one
+    box moves; pull distances ignore the player): the cost equals a fresh Hungarian
+    solve and brute force over permutations, ``UNREACHABLE`` where no matching is
+    finite (both kinds occur among these states)."""
+    from levelforge.engine import sokoban_match as M
+    from levelforge.engine.sokoban_heuristic import matching_cost
+    seen = set()
+    for case in range(20):
+        rng = np.random.default_rng(23000 + case)
+        level = random_level(rng, max_side=8, max_boxes=5, wall_p=0.2)
+        if level is None:
+            continue
+        walls, _, boxes, _ = level.arrays()
+        n, w = walls.shape[0], level.width
+        targets = np.flatnonzero(boxes).astype(np.int32)
+        nbox = targets.shape[0]
+        pdist = np.zeros((nbox, n), np.int32)
+        _bk.pull_distances(walls, targets, np.int64(w), pdist, np.zeros(n, np.int32))
+        alive = np.flatnonzero(pdist.min(axis=0) < UNREACHABLE)  # as the search keeps
+        mw = np.zeros(5 * (nbox + 1), np.int64)
+        work = [np.zeros(nbox + 1, np.int64) for _ in range(6)]  # hu hv hp hway hminv hused
+        for _ in range(15):
+            cells = np.sort(rng.permutation(alive)[:nbox]).astype(np.int16)
+            parent = M.cells_matching(cells, 0, nbox, pdist, mw, *work[3:])
+            assert min(parent, UNREACHABLE) == min(
+                matching_cost(cells.astype(np.int64), nbox, pdist, *work), UNREACHABLE)
+            for i in range(nbox):
+                t = int(rng.choice(alive))
+                got = M.moved_matching(nbox, i, t, pdist, mw, *work)
+                child = cells.astype(np.int64)
+                child[i] = t
+                costs = [[int(pdist[g, c]) for g in range(nbox)] for c in child]
+                want = min(naive.matching(costs), UNREACHABLE)
+                assert min(got, UNREACHABLE) == want, (case, cells, i, t)
+                assert min(matching_cost(child, nbox, pdist, *work), UNREACHABLE) == want
+                seen.add(want < UNREACHABLE)
+    assert seen == {True, False}
+
+
 @pytest.mark.parametrize("cells", [False, True])
 @pytest.mark.parametrize("case", range(120))
 def test_backward_search_finds_a_solution_exactly_when_one_exists(case, cells):

@@ -146,3 +146,43 @@ def test_the_any_mode_gives_the_same_answer_every_time():
     assert first.solved and replay(level, first.solution).is_solved
     assert (first.solution, first.nodes, first.expanded) == \
         (again.solution, again.nodes, again.expanded)
+
+
+def test_a_step_is_whole_however_often_the_arrays_grow(monkeypatch):
+    """Every step of the three searches is ``_BUDGET`` expansions (the last may be
+    shorter), though their arrays start small and grow on the way: a step cut where
+    they grow would make the turns depend on the size a solver's workspace kept from
+    an earlier solve. So a solver that solved a larger level first gives the same
+    answer, nodes and all, as a fresh one."""
+    from levelforge.sokoban import backward, fess
+    solver = Solver()
+    steps = {}
+
+    def spy(name, gen):
+        last = 0
+        while True:
+            try:
+                n, e = next(gen)
+            except StopIteration as done:
+                return done.value
+            steps.setdefault(name, []).append(e - last)
+            last = e
+            yield n, e
+
+    real_f, real_b = solver._fess_steps, solver._backward_steps
+    monkeypatch.setattr(solver, "_fess_steps", lambda *a: spy("fess", real_f(*a)))
+    monkeypatch.setattr(solver, "_backward_steps",
+                        lambda *a, cells=False: spy("cells" if cells else "greedy",
+                                                    real_b(*a, cells=cells)))
+    level = MICROBAN[152]
+    first = solver.solve(level, optimal=False, max_nodes=300_000)
+    assert set(steps) == {"fess", "greedy", "cells"}
+    assert steps["fess"] == [fess._BUDGET] * len(steps["fess"])
+    assert steps["greedy"] == [backward._BUDGET] * len(steps["greedy"])
+    assert steps["cells"] == [backward._BUDGET] * len(steps["cells"])
+    grown = Solver()
+    grown.solve(MICROBAN[143], optimal=False, max_nodes=300_000)  # a larger workspace
+    again = grown.solve(level, optimal=False, max_nodes=300_000)
+    assert first.solved and replay(level, first.solution).is_solved
+    assert (first.solution, first.nodes, first.expanded) == \
+        (again.solution, again.nodes, again.expanded)

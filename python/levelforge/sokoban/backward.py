@@ -69,6 +69,7 @@ class _Arrays:
         self.wbox = np.zeros(nbox, np.int16)
         self.cols = np.zeros(nbox, np.int64)
         self.hung = [np.zeros(nbox + 1, np.int64) for _ in range(6)]
+        self.mw = np.zeros(5 * (nbox + 1), np.int64)  # the expanded state's matching
 
     def grow(self, ctr, zob):
         """Double the node arrays, the heap and the table, keeping the search (the whole
@@ -158,7 +159,8 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
     mode goes on with its other searches) and None.
 
     A generator (see :mod:`levelforge.sokoban.turns`): it yields ``(nodes, expanded)``
-    after each kernel call and returns the tuple below.
+    after each step of ``_BUDGET`` expansions (whole however often the arrays grow on
+    the way) and returns the tuple below.
 
     ``forward``: a function returning the transposition table of a forward search on
     the same board, ``(table, pool, nplayer, generation)`` as the solver's workspace
@@ -197,6 +199,7 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
         status = _bk.backward_start(walls, goal_cells, np.int64(width), pdist, zob,
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
                                     a.cols, *a.hung, *a.cells(), floor)
+        left = _BUDGET  # expansions left in this step (see fess.fess_steps)
         while status in (_s.RUNNING, _s.GROW):
             if limit.reason() is not None:
                 status = _s.HALTED
@@ -205,12 +208,15 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
                 status = _s.HALTED  # stopped while it grew: abandoned
                 break
             ftable, fpool, fplayer, ftepoch = (forward and forward()) or _NO_FORWARD
-            status = _bk.backward_run(_BUDGET, walls, start_norm, np.int64(width), pdist,
+            before = int(ctr[_s.C_EXPANDED])
+            status = _bk.backward_run(left, walls, start_norm, np.int64(width), pdist,
                                       alive, zob, ftable, fpool, fplayer, np.int64(ftepoch),
                                       *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,
-                                      a.queue2, a.wbox, a.cols, *a.hung, *a.cells(), floor)
-            if status in (_s.RUNNING, _s.GROW):
+                                      a.queue2, a.wbox, *a.hung, a.mw, *a.cells(), floor)
+            left -= int(ctr[_s.C_EXPANDED]) - before
+            if status == _s.RUNNING:  # a whole step
                 yield int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
+                left = _BUDGET
     nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
     if status == _s.HALTED:
         return limit.reason() or "limit", None, nodes, expanded, -1

@@ -241,8 +241,10 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
 
 def fess_steps(ws, fws, board, box_cells, player, cap, limit, tun):
     """:func:`fess_search` as a generator (see :mod:`levelforge.sokoban.turns`): it
-    yields ``(nodes, expanded)`` after each kernel call and returns what
-    :func:`fess_search` returns. Suspended, it keeps its arrays in ``ws`` and ``fws``;
+    yields ``(nodes, expanded)`` after each step of ``_BUDGET`` expansions and returns
+    what :func:`fess_search` returns. A step is whole however often the arrays grow on
+    the way, so where the steps end, and so the turns, never depends on the size the
+    workspace had from an earlier solve. Suspended, it keeps its arrays in ``ws`` and ``fws``;
     nothing else may use them until it ends or is closed."""
     walls = board[0]
     fws.sync()
@@ -260,6 +262,7 @@ def fess_steps(ws, fws, board, box_cells, player, cap, limit, tun):
         status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
                                ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor, plan,
                                rpar, pdb)
+        left = _BUDGET  # expansions left in this step
         while status == _s.RUNNING or status == _s.GROW:
             if limit.reason() is not None:
                 status = _s.HALTED
@@ -270,10 +273,13 @@ def fess_steps(ws, fws, board, box_cells, player, cap, limit, tun):
                     break
                 fws.sync()
             a = ws.search_arrays()
-            status = _f.fess_run(_BUDGET, *board, *a[:6], ws.table, ws.ctr, *a[9:],
+            before = int(ws.ctr[_s.C_EXPANDED])
+            status = _f.fess_run(left, *board, *a[:6], ws.table, ws.ctr, *a[9:],
                                  *fws.arrays(), order, floor, fws.mseen, fws.mnext,
                                  fws.mqueue, fws.path, ws.mw, *corral, plan, rpar,
                                  fws.kids, fws.wcache, fws.wwork, tun, res, pdb)
-            if status == _s.RUNNING or status == _s.GROW:
+            left -= int(ws.ctr[_s.C_EXPANDED]) - before
+            if status == _s.RUNNING:  # a whole step: never cut where the arrays grow
                 yield int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])
+                left = _BUDGET
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])

@@ -3,9 +3,9 @@ backward searches run as generators, each suspended between kernel calls with it
 arrays kept, and one loop steps them in turn, so no search waits for another to spend
 its share of the time.
 
-A search is a generator that yields ``(nodes, expanded)`` after each kernel call and
-returns ``(status, solution, nodes, expanded)``. The loop charges each search its
-stored states: the next step goes to the search with the fewest stored states per unit
+A search is a generator that yields ``(nodes, expanded)`` after each step (a kernel
+call's budget of expansions, whole however often its arrays grow) and returns
+``(status, solution, nodes, expanded)``. The loop charges each search its stored states: the next step goes to the search with the fewest stored states per unit
 of its weight (ties: the first listed). Stored states, not seconds, so the order of the
 steps, and so the answer, is the same on every run and machine; only where a time
 limit cuts it depends on the clock. A stored state's time differs between searches
