@@ -120,9 +120,6 @@ def child_matching(boxes, base, nbox, moved, t, norm, compof, n, dist, mw, hu, h
     ``boxes[base:base + nbox]``) stands on ``t`` and the player's region is normalised
     to ``norm``, repaired from the parent's in ``mw`` (:func:`parent_matching`)."""
     m = nbox + 1
-    pu = mw[0:m]
-    pv = mw[m:2 * m]
-    pp = mw[2 * m:3 * m]
     pcols = mw[3 * m:4 * m]
     ccols = mw[4 * m:5 * m]
     cbox = mw[5 * m:6 * m]
@@ -131,10 +128,7 @@ def child_matching(boxes, base, nbox, moved, t, norm, compof, n, dist, mw, hu, h
         cbox[q] = boxes[base + q]
     cbox[moved] = t
     box_columns(cbox, nbox, norm, compof, n, ccols)
-    for j in range(m):
-        hu[j] = pu[j]
-        hv[j] = pv[j]
-        hp[j] = pp[j]
+    _from_kept(m, mw, hu, hv, hp)
     k = 0
     for q in range(nbox):
         if ccols[q] != pcols[q]:
@@ -145,6 +139,15 @@ def child_matching(boxes, base, nbox, moved, t, norm, compof, n, dist, mw, hu, h
     for c in range(k):
         _add_row(changed[c], ccols, nbox, dist, hu, hv, hp, hway, hminv, hused)
     return _total(ccols, nbox, dist, hp)
+
+
+@njit(cache=True, _nrt=False)
+def _from_kept(m, mw, hu, hv, hp):
+    """Start a child's repair from the potentials and assignment kept in ``mw``."""
+    for j in range(m):
+        hu[j] = mw[j]
+        hv[j] = mw[m + j]
+        hp[j] = mw[2 * m + j]
 
 
 @njit(cache=True, _nrt=False)
@@ -182,17 +185,11 @@ def moved_matching(nbox, moved, t, dist, mw, hu, hv, hp, hway, hminv, hused):
     :func:`cells_matching`) stands on cell ``t``, repaired from the one kept in ``mw``
     by one augmenting path (``O(n^2)``): the same cost as a fresh solve."""
     m = nbox + 1
-    pu = mw[0:m]
-    pv = mw[m:2 * m]
-    pp = mw[2 * m:3 * m]
-    pcols = mw[3 * m:4 * m]
     ccols = mw[4 * m:5 * m]
     for j in range(m):
-        ccols[j] = pcols[j]
-        hu[j] = pu[j]
-        hv[j] = pv[j]
-        hp[j] = pp[j]
+        ccols[j] = mw[3 * m + j]
     ccols[moved] = t
+    _from_kept(m, mw, hu, hv, hp)
     _reopen(moved + 1, t, m, dist, hu, hv, hp)
     _add_row(moved + 1, ccols, nbox, dist, hu, hv, hp, hway, hminv, hused)
     return _total(ccols, nbox, dist, hp)
