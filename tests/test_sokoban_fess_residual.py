@@ -197,8 +197,9 @@ def test_deferred_states_keep_the_search_complete(seed, monkeypatch):
 
 
 def test_a_set_halt_stops_a_table_row_and_leaves_it_to_be_made_again():
-    """A halt (time limit, cancel) stops the table's row being made: the verdict is
-    'not stuck', nothing is kept of the row, and the next test makes it whole."""
+    """A halt (time limit, cancel) stops the table's row being made (in its side
+    table, the part that takes time): the verdict is 'not stuck', nothing is kept of
+    the row or the side table, and the next test makes both whole."""
     for seed in range(30):
         got = states(seed)
         if got is None:
