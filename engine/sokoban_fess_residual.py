@@ -41,8 +41,9 @@ def _sides(k, bblk, width, sides, bstamp, bqueue, rctr, ctr):
     """Fill table ``k`` of ``sides`` for the blocked cells ``bblk`` (walls and table
     ``k``'s walled-in goals): ``sides[k * 4 n + 4 c + s]`` is 1 + the index of the
     player's region on side ``s`` of a lone box on cell ``c`` among that cell's regions
-    (sides in one region share it), 0 where that side is blocked. One flood fill per
-    cell and region, shared by every goal's row of ``basin``. False, the table
+    (sides in one region share it), 0 where that side is blocked. A cell whose free
+    neighbours are joined around it (:func:`_one_arc`) needs no fill; the others one
+    flood fill per region. Shared by every goal's row of ``basin``. False, the table
     unfinished, when ``ctr[C_HALT]`` is set on the way."""
     n = bblk.shape[0]
     steps = (-width, -1, 1, width)
@@ -52,6 +53,10 @@ def _sides(k, bblk, width, sides, bstamp, bqueue, rctr, ctr):
             continue
         if ctr[C_HALT] != 0:
             return False
+        if _one_arc(c, bblk, width):  # most cells of open floor: no fill needed
+            for s in range(4):
+                sides[base + 4 * c + s] = 1 - bblk[c + steps[s]]
+            continue
         bblk[c] = 1
         regions = 0
         e0 = e1 = e2 = np.int64(-1)  # the fill epochs of the cell's first three regions
@@ -81,6 +86,35 @@ def _sides(k, bblk, width, sides, bstamp, bqueue, rctr, ctr):
             sides[base + 4 * c + s] = label + 1
         bblk[c] = 0
     return True
+
+
+@njit(cache=True, _nrt=False)
+def _one_arc(c, bblk, width):
+    """Whether the free neighbours of cell ``c`` (up, left, right, down) are joined
+    around it by the free cells of its 3x3 ring (each next ring cell is beside the one
+    before): then a box on ``c`` leaves them one region (the converse needs a fill)."""
+    ring = (c - width, c - width + 1, c + 1, c + width + 1, c + width, c + width - 1,
+            c - 1, c - width - 1)
+    start = -1  # a blocked ring cell to start from: none, the ring is one arc
+    for i in range(8):
+        if bblk[ring[i]]:
+            start = i
+            break
+    if start < 0:
+        return True
+    arcs = 0  # free arcs that hold a neighbour of c (the ring's even cells)
+    inside = False
+    held = False
+    for j in range(1, 9):
+        i = (start + j) % 8
+        if bblk[ring[i]]:
+            if inside and held:
+                arcs += 1
+            inside = held = False
+        else:
+            inside = True
+            held = held or i % 2 == 0
+    return arcs <= 1
 
 
 @njit(cache=True, _nrt=False)
