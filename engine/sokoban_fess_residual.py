@@ -58,32 +58,16 @@ def _sides(k, bblk, width, sides, bstamp, bqueue, rctr, ctr):
                 sides[base + 4 * c + s] = 1 - bblk[c + steps[s]]
             continue
         bblk[c] = 1
-        regions = 0
-        e0 = e1 = e2 = np.int64(-1)  # the fill epochs of the cell's first three regions
+        first = rctr[R_FILL] + 1  # this cell's fills: region i has epoch first + i
         for s in range(4):
             p = c + steps[s]
             sides[base + 4 * c + s] = 0
             if bblk[p]:
                 continue
-            ep = bstamp[p]
-            if ep == e0:
-                label = 0
-            elif ep == e1:
-                label = 1
-            elif ep == e2:
-                label = 2
-            else:
+            if bstamp[p] < first:  # not in a region of this cell yet
                 rctr[R_FILL] += 1
                 flood_fill(bblk, width, np.int64(p), bstamp, rctr[R_FILL], bqueue)
-                label = regions
-                regions += 1
-                if label == 0:
-                    e0 = rctr[R_FILL]
-                elif label == 1:
-                    e1 = rctr[R_FILL]
-                elif label == 2:
-                    e2 = rctr[R_FILL]
-            sides[base + 4 * c + s] = label + 1
+            sides[base + 4 * c + s] = bstamp[p] - first + 1
         bblk[c] = 0
     return True
 

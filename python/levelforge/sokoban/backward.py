@@ -18,7 +18,7 @@ from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
 from .level import Level
 from .optimizer import _Board
-from .turns import drain
+from .turns import drain, whole_steps
 
 WEIGHT = 0
 """Priority of the backward search: greedy on ``h``, the matching to the start cells
@@ -159,8 +159,8 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
     mode goes on with its other searches) and None.
 
     A generator (see :mod:`levelforge.sokoban.turns`): it yields ``(nodes, expanded)``
-    after each step of ``_BUDGET`` expansions (whole however often the arrays grow on
-    the way) and returns the tuple below.
+    after each whole step of ``_BUDGET`` expansions
+    (:func:`levelforge.sokoban.turns.whole_steps`) and returns the tuple below.
 
     ``forward``: a function returning the transposition table of a forward search on
     the same board, ``(table, pool, nplayer, generation)`` as the solver's workspace
@@ -199,24 +199,15 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
         status = _bk.backward_start(walls, goal_cells, np.int64(width), pdist, zob,
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
                                     a.cols, *a.hung, *a.cells(), floor)
-        left = _BUDGET  # expansions left in this step (see fess.fess_steps)
-        while status in (_s.RUNNING, _s.GROW):
-            if limit.reason() is not None:
-                status = _s.HALTED
-                break
-            if status == _s.GROW and not a.grow(ctr, zob):
-                status = _s.HALTED  # stopped while it grew: abandoned
-                break
+
+        def run(left):
             ftable, fpool, fplayer, ftepoch = (forward and forward()) or _NO_FORWARD
-            before = int(ctr[_s.C_EXPANDED])
-            status = _bk.backward_run(left, walls, start_norm, np.int64(width), pdist,
-                                      alive, zob, ftable, fpool, fplayer, np.int64(ftepoch),
-                                      *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,
-                                      a.queue2, a.wbox, *a.hung, a.mw, *a.cells(), floor)
-            left -= int(ctr[_s.C_EXPANDED]) - before
-            if status == _s.RUNNING:  # a whole step
-                yield int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
-                left = _BUDGET
+            return _bk.backward_run(left, walls, start_norm, np.int64(width), pdist, alive,
+                                    zob, ftable, fpool, fplayer, np.int64(ftepoch),
+                                    *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,
+                                    a.queue2, a.wbox, *a.hung, a.mw, *a.cells(), floor)
+        status = yield from whole_steps(status, _BUDGET, ctr, limit,
+                                        lambda: a.grow(ctr, zob), run)
     nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
     if status == _s.HALTED:
         return limit.reason() or "limit", None, nodes, expanded, -1

@@ -11,7 +11,7 @@ from ..engine import sokoban_fess_residual as _r
 from ..engine import sokoban_window as _w
 from .packing import goal_depth
 from .pairs import pair_database
-from .turns import drain
+from .turns import drain, whole_steps
 
 _BUDGET = 256  # expansions of one kernel call (time limits stop a call within it)
 CORRAL_NODES = 64
@@ -241,11 +241,10 @@ def fess_search(ws, fws, board, box_cells, player, cap, limit, tun):
 
 def fess_steps(ws, fws, board, box_cells, player, cap, limit, tun):
     """:func:`fess_search` as a generator (see :mod:`levelforge.sokoban.turns`): it
-    yields ``(nodes, expanded)`` after each step of ``_BUDGET`` expansions and returns
-    what :func:`fess_search` returns. A step is whole however often the arrays grow on
-    the way, so where the steps end, and so the turns, never depends on the size the
-    workspace had from an earlier solve. Suspended, it keeps its arrays in ``ws`` and ``fws``;
-    nothing else may use them until it ends or is closed."""
+    yields ``(nodes, expanded)`` after each whole step of ``_BUDGET`` expansions
+    (:func:`levelforge.sokoban.turns.whole_steps`) and returns what :func:`fess_search`
+    returns. Suspended, it keeps its arrays in ``ws`` and ``fws``; nothing else may use
+    them until it ends or is closed."""
     walls = board[0]
     fws.sync()
     floor = np.flatnonzero(walls == 0).astype(np.int32)
@@ -262,24 +261,18 @@ def fess_steps(ws, fws, board, box_cells, player, cap, limit, tun):
         status = _f.fess_start(box_cells, box_cells.shape[0], player, cap, *board, *a[:6],
                                ws.table, ws.ctr, *a[9:], *fws.arrays(), order, floor, plan,
                                rpar, pdb)
-        left = _BUDGET  # expansions left in this step
-        while status == _s.RUNNING or status == _s.GROW:
-            if limit.reason() is not None:
-                status = _s.HALTED
-                break
-            if status == _s.GROW:
-                if not ws.grow(cap, _f.expansion_room(box_cells.shape[0], walls.shape[0])):
-                    status = _s.HALTED  # stopped while it grew: abandoned
-                    break
-                fws.sync()
+
+        def grow():
+            if not ws.grow(cap, _f.expansion_room(box_cells.shape[0], walls.shape[0])):
+                return False
+            fws.sync()
+            return True
+
+        def run(left):
             a = ws.search_arrays()
-            before = int(ws.ctr[_s.C_EXPANDED])
-            status = _f.fess_run(left, *board, *a[:6], ws.table, ws.ctr, *a[9:],
-                                 *fws.arrays(), order, floor, fws.mseen, fws.mnext,
-                                 fws.mqueue, fws.path, ws.mw, *corral, plan, rpar,
-                                 fws.kids, fws.wcache, fws.wwork, tun, res, pdb)
-            left -= int(ws.ctr[_s.C_EXPANDED]) - before
-            if status == _s.RUNNING:  # a whole step: never cut where the arrays grow
-                yield int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])
-                left = _BUDGET
+            return _f.fess_run(left, *board, *a[:6], ws.table, ws.ctr, *a[9:], *fws.arrays(),
+                               order, floor, fws.mseen, fws.mnext, fws.mqueue, fws.path,
+                               ws.mw, *corral, plan, rpar, fws.kids, fws.wcache, fws.wwork,
+                               tun, res, pdb)
+        status = yield from whole_steps(status, _BUDGET, ws.ctr, limit, grow, run)
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])

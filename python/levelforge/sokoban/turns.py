@@ -25,12 +25,36 @@ once (a table made on first use) inside one step: the others wait for it.
 """
 from __future__ import annotations
 
+from ..engine import sokoban_state as _s
+
 
 def finished(*result):
     """A search that is over before its first step: it returns ``result`` (a stand-in
     for a search left out)."""
     return result
     yield  # noqa: unreachable: makes this a generator
+
+
+def whole_steps(status, budget, ctr, limit, grow, run):
+    """Drive a search kernel in steps of ``budget`` expansions: the generator a search
+    delegates to (``yield from``). ``status`` is its start's; while it says RUNNING or
+    GROW, ``grow()`` grows the arrays after GROW (False: stopped while it grew) and
+    ``run(left)`` calls the kernel for at most ``left`` expansions (counted in
+    ``ctr``). Yields ``(nodes, expanded)`` after each whole step (never cut where the
+    arrays grow, so where the steps end does not depend on the arrays a workspace kept
+    from an earlier solve) and returns the last status, HALTED when ``limit`` stopped
+    it or a growth was abandoned."""
+    left = budget
+    while status == _s.RUNNING or status == _s.GROW:
+        if limit.reason() is not None or (status == _s.GROW and not grow()):
+            return _s.HALTED
+        before = int(ctr[_s.C_EXPANDED])
+        status = run(left)
+        left -= int(ctr[_s.C_EXPANDED]) - before
+        if status == _s.RUNNING:
+            yield int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
+            left = budget
+    return status
 
 
 def drain(steps):
