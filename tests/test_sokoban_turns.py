@@ -1,6 +1,6 @@
 """Searches taking turns (``levelforge.sokoban.turns``): the order of the steps checked
 step by step against the rule, the searches closed, limits and cancels, and the
-any-solution mode's three searches sharing their stored states in ``packing.TURNS``."""
+any-solution mode's four searches sharing their stored states in ``packing.TURNS``."""
 import numpy as np
 import pytest
 
@@ -97,8 +97,8 @@ def test_finished_and_drain():
 
 def test_the_any_modes_searches_take_turns_by_their_stored_states(monkeypatch):
     """Microban 153 (the hardest for the backward search) with a cap of 8,000 states a
-    search and the packing stages cut short: the feature-space search and the two
-    backward searches all run, and each of their steps goes to the one whose stored
+    search and the packing stages cut short: the feature-space search, the two backward
+    searches and weighted A* all run, and each of their steps goes to the one whose stored
     states over its weight in ``packing.TURNS`` are least (the order of the list on a
     tie), replayed step by step from what the searches yielded."""
     solver = Solver()
@@ -114,15 +114,17 @@ def test_the_any_modes_searches_take_turns_by_their_stored_states(monkeypatch):
             log.append((name, None))
             return done.value
 
-    real_f, real_b = solver._fess_steps, solver._backward_steps
+    real_f, real_b, real_w = solver._fess_steps, solver._backward_steps, \
+        solver._weighted_steps
     monkeypatch.setattr(solver, "_fess_steps", lambda *a: spy("fess", real_f(*a)))
     monkeypatch.setattr(solver, "_backward_steps",
                         lambda *a, cells=False: spy("cells" if cells else "greedy",
                                                     real_b(*a, cells=cells)))
+    monkeypatch.setattr(solver, "_weighted_steps", lambda *a: spy("weighted", real_w(*a)))
     monkeypatch.setattr(packing, "STAGE_NODES", 10)
     level = MICROBAN[152]
     r = solver.solve(level, optimal=False, max_nodes=8_000)
-    names = ("fess", "greedy", "cells")
+    names = ("fess", "greedy", "cells", "weighted")
     assert {name for name, _ in log} == set(names)
     weight = dict(zip(names, packing.TURNS))
     stored = dict.fromkeys(names, 0)
@@ -149,12 +151,13 @@ def test_the_any_mode_gives_the_same_answer_every_time():
 
 
 def test_a_step_is_whole_however_often_the_arrays_grow(monkeypatch):
-    """Every step of the three searches is ``_BUDGET`` expansions (the last may be
+    """Every step of the four searches is ``_BUDGET`` expansions (the last may be
     shorter), though their arrays start small and grow on the way: a step cut where
     they grow would make the turns depend on the size a solver's workspace kept from
     an earlier solve. So a solver that solved a larger level first gives the same
     answer, nodes and all, as a fresh one."""
     from levelforge.sokoban import backward, fess
+    from levelforge.sokoban import solver as solver_module
     solver = Solver()
     steps = {}
 
@@ -169,15 +172,18 @@ def test_a_step_is_whole_however_often_the_arrays_grow(monkeypatch):
             last = e
             yield n, e
 
-    real_f, real_b = solver._fess_steps, solver._backward_steps
+    real_f, real_b, real_w = solver._fess_steps, solver._backward_steps, \
+        solver._weighted_steps
     monkeypatch.setattr(solver, "_fess_steps", lambda *a: spy("fess", real_f(*a)))
     monkeypatch.setattr(solver, "_backward_steps",
                         lambda *a, cells=False: spy("cells" if cells else "greedy",
                                                     real_b(*a, cells=cells)))
+    monkeypatch.setattr(solver, "_weighted_steps", lambda *a: spy("weighted", real_w(*a)))
     level = MICROBAN[152]
     first = solver.solve(level, optimal=False, max_nodes=300_000)
-    assert set(steps) == {"fess", "greedy", "cells"}
+    assert set(steps) == {"fess", "greedy", "cells", "weighted"}
     assert steps["fess"] == [fess._BUDGET] * len(steps["fess"])
+    assert steps["weighted"] == [solver_module._BUDGET] * len(steps["weighted"])
     assert steps["greedy"] == [backward._BUDGET] * len(steps["greedy"])
     assert steps["cells"] == [backward._BUDGET] * len(steps["cells"])
     grown = Solver()
@@ -186,3 +192,25 @@ def test_a_step_is_whole_however_often_the_arrays_grow(monkeypatch):
     assert first.solved and replay(level, first.solution).is_solved
     assert (first.solution, first.nodes, first.expanded) == \
         (again.solution, again.nodes, again.expanded)
+
+
+@pytest.mark.parametrize("index", [20, 143, 149])
+def test_weighted_a_star_in_turns_is_the_last_resorts_search(monkeypatch, index):
+    """The weighted A* that takes turns runs on a workspace of its own; alone, it gives
+    the solution and node counts of the same search on the solver's workspace (the last
+    resort with the turns left out), with a solver that solved another level first
+    (Microban 144: 16 boxes, 51,896 states in 66 steps)."""
+    level = MICROBAN[index]
+    monkeypatch.setattr(packing, "STAGE_NODES", 0)  # no packing stage
+    real = packing.take_turns
+    monkeypatch.setattr(packing, "take_turns", lambda runs, limit: real(runs[3:], limit))
+    turns = Solver()
+    turns.solve(MICROBAN[152], optimal=False, max_nodes=60_000)  # grown workspaces
+    mine = turns.solve(level, optimal=False, max_nodes=200_000)
+    monkeypatch.setattr(packing, "take_turns", lambda runs, limit: ("limit", None, 0, 0))
+    last = Solver()
+    last._stages = False  # the last resort's weighted A* on the solver's workspace
+    ref = last.solve(level, optimal=False, max_nodes=200_000)
+    assert mine.solved and replay(level, mine.solution).is_solved
+    assert (mine.solution, mine.nodes, mine.expanded) == \
+        (ref.solution, ref.nodes, ref.expanded)

@@ -1,7 +1,7 @@
 """The search for any solution (``solve(level, optimal=False)``), a portfolio: goals
 packed in a planned order one stage at a time, then the feature-space search
-(:mod:`levelforge.sokoban.fess`) and two backward searches over pulls
-(:mod:`levelforge.sokoban.backward`) in turn, then weighted A* and A* over the whole
+(:mod:`levelforge.sokoban.fess`), two backward searches over pulls
+(:mod:`levelforge.sokoban.backward`) and weighted A* in turn, then A* over the whole
 level.
 
 Levels built around a goal room jam when a box fills a goal near the room's entrance
@@ -15,18 +15,20 @@ Each stage starts where the last one ended, so no search wanders over the whole
 level, and all stages together store at most ``STAGE_NODES`` states: cheap where they
 work, soon given up where a stage jams.
 
-When a stage fails, three whole-level searches take turns from the start
+When a stage fails, four whole-level searches take turns from the start
 (:mod:`levelforge.sokoban.turns`), each kept between its turns, storing states in the
-proportion :data:`TURNS`: the feature-space search, and two backward searches over
-pulls (:mod:`levelforge.sokoban.backward`), greedy and over feature cells. Played
+proportion :data:`TURNS`: the feature-space search, two backward searches over pulls
+(:mod:`levelforge.sokoban.backward`), greedy and over feature cells, and weighted A* on
+``g + ANY_WEIGHT * (h + a penalty per goal not packed in plan order)``. Played
 backwards, the boxes leave the goal rooms instead of packing them, so they solve levels
 whose goal rooms stall the forward searches, and they stop where they meet a state the
-feature-space search stored. Taking turns, none of them waits for another: a level one
-of them solves in ``t`` seconds alone is solved within about ``t`` over its share of
-the time, at any limit. Only if all three stop at their node caps or the backward
-searches run out of states (not at the time limit or a cancel) does weighted A* on
-``g + ANY_WEIGHT * (h + a penalty per goal not packed in plan order)`` get half the
-time left, then the push-optimal A* the rest (a solution it finds is marked optimal).
+feature-space search stored. Weighted A* solves small levels whose boxes must make
+room for one another, where the feature-space search's plan wanders (Microban III 46:
+108,000 states against more than 3M without it). Taking turns, none of them waits for
+another: a level one of them solves in ``t`` seconds alone is solved within about ``t``
+over its share of the time, at any limit. Only if all four stop at their node caps or
+the backward searches run out of states (not at the time limit or a cancel) does the
+push-optimal A* get the time left (a solution it finds is marked optimal).
 
 >>> from levelforge.sokoban import Level, solve
 >>> level = Level.from_xsb('########\\n#@$  . #\\n#  $ . #\\n#      #\\n########')
@@ -47,15 +49,17 @@ STAGE_WEIGHT = 2
 """Weight of the guide in a packing stage: best-first on ``g + 2 guide``."""
 STAGE_NODES = 20_000
 """Node cap of all packing stages together (at most ``max_nodes``)."""
-TURNS = (2, 1, 1)
-"""Weights of the feature-space search, the greedy backward search and the backward
-search over feature cells as they take turns (:func:`levelforge.sokoban.turns.take_turns`):
-each stores states in this proportion, which gives the feature-space search about half
-of the time, the greedy backward search a fifth and the one over cells the rest (on
-XSokoban's hard levels the feature-space search stores about 250,000 states a second,
-the greedy backward search 200,000-600,000, the one over cells 150,000-330,000).
-Chosen over 4 : 1 : 1 and 3 : 1 : 1 by the time-limited runs in
-``docs/figures/sokoban-solving.md`` (three searches in turn)."""
+TURNS = (4, 2, 2, 1)
+"""Weights of the feature-space search, the greedy backward search, the backward search
+over feature cells and weighted A* as they take turns
+(:func:`levelforge.sokoban.turns.take_turns`): each stores states in this proportion.
+On XSokoban's hard levels the feature-space search stores about 150,000-250,000 states
+a second, the greedy backward search 200,000-600,000, the one over cells
+150,000-350,000 and weighted A* 230,000-480,000, so the feature-space search gets
+about half of the time and weighted A* about a tenth. The first three were chosen as
+2 : 1 : 1 over 4 : 1 : 1 and 3 : 1 : 1, and weighted A*'s share against twice as much,
+by the time-limited runs in ``docs/figures/sokoban-solving.md`` (three searches in
+turn; weighted A* takes turns)."""
 
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
 
@@ -125,22 +129,23 @@ def _share(limit, part):
     return limit.until(now + int((limit.deadline - now) * part))
 
 
-def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit, symtab,
-              stages=True):
+def solve_any(search, fess, backward, weighted, ctr, board, box_cells, player, cap, limit,
+              symtab, stages=True):
     """Packing stages, then the whole-level searches (see the module docstring), each
     stopped by ``limit`` (a :class:`levelforge.cancel.Limit`; then the status is
     ``limit`` or ``cancelled``). ``search(board, boxes, player, cap, weight, plan, symtab,
     limit)`` runs one search on the workspace whose counters are ``ctr``
     (:meth:`Solver._search`); ``fess(board, boxes, player, cap, limit)`` returns the
     feature-space search as a generator (:meth:`Solver._fess_steps`, see
-    :mod:`levelforge.sokoban.turns`) and ``backward`` (the same arguments and
-    ``cells``) the backward search (:meth:`Solver._backward_steps`). Returns
+    :mod:`levelforge.sokoban.turns`), ``backward`` (the same arguments and ``cells``)
+    the backward search (:meth:`Solver._backward_steps`) and ``weighted`` (the same
+    arguments, ``weight`` and ``plan``) weighted A* (:meth:`Solver._weighted_steps`). Returns
     ``(status, solution, nodes, expanded, optimal)``, ``optimal`` True when the last
     resort, A*, found the solution. ``unsolvable`` only comes from a whole-level
     search, which drops no state a solution needs; a failed stage proves nothing.
     ``stages=False`` (for measuring the feature-space search) skips the packing stages
     and runs the searches one after the other: the feature-space search to its end,
-    then the greedy backward search."""
+    then the greedy backward search, then weighted A* and A* as the last resort."""
     walls, goals, width = board[0], board[1], board[5]
     plan = packing_plan(walls, goals, width)
     boxes = set(int(c) for c in box_cells)
@@ -166,22 +171,25 @@ def solve_any(search, fess, backward, ctr, board, box_cells, player, cap, limit,
     ctr[_s.C_STAGE] = 0
     if stages and status == "solved":  # every stage: every goal holds a box
         return "solved", "".join(moves), nodes, expanded, False
-    # the feature-space search and the two backward searches in turn (stages=False:
-    # the feature-space search to its end first, then the greedy backward search alone)
+    # the feature-space search, the two backward searches and weighted A* in turn
+    # (stages=False: the feature-space search to its end first, then the greedy
+    # backward search alone)
     runs = [(fess(board, box_cells, player, cap, limit), TURNS[0]),
             (backward(board, box_cells, player, cap, limit), TURNS[1])]
     if stages:
         runs.append((backward(board, box_cells, player, cap, limit, cells=True), TURNS[2]))
+        runs.append((weighted(board, box_cells, player, cap, limit, ANY_WEIGHT, plan),
+                     TURNS[3]))
     for turns in [runs] if stages else [[run] for run in runs]:
         status, solution, n, e = take_turns(turns, limit)
         nodes += n
         expanded += e
         if status != "limit" or limit.reason() is not None:
             return status, solution, nodes, expanded, False
-    for weight in (ANY_WEIGHT, 1):
+    for weight in (1,) if stages else (ANY_WEIGHT, 1):  # weighted A* had its turns
         if limit.reason() is not None:
             return limit.reason(), None, nodes, expanded, False
-        # weighted A* gets half the time left, A* (with symmetries) the rest
+        # (stages=False) weighted A* gets half the time left, A* (with symmetries) the rest
         sub = limit if weight == 1 else _share(limit, 0.5)
         status, solution, n, e = search(board, box_cells, player, cap, weight,
                                         None if weight == 1 else plan,

@@ -31,6 +31,7 @@ from .fess import FessWorkspace, fess_steps
 from .optimizer import WINDOW_NODES, _Board, shorten
 from .packing import solve_any
 from .replay import replay
+from .turns import whole_steps
 from . import pairs as _pairs
 
 SOLVED = "solved"
@@ -388,6 +389,7 @@ class Solver:
         self.max_nodes = _check_nodes(max_nodes)
         self.workspace = Workspace()
         self._fess_ws = None  # the feature-space search's arrays, made on its first use
+        self._turn_ws = None  # the weighted A* of the any mode's turns: its own workspace
         self._stages = True  # optimal=False starts with the packing stages
         # children's matchings repaired from the parent's (mw): None from INCREMENTAL_FROM
         # boxes on, True or False always or never (the tests and benchmarks compare them)
@@ -483,8 +485,9 @@ class Solver:
         else:
             self._level = level
             self._forward_done = False  # the feature-space search's table is not there yet
-            found = solve_any(self._search, self._fess_steps, self._backward_steps, ws.ctr,
-                              board, box_cells, player, cap, limit, symtab, self._stages)
+            found = solve_any(self._search, self._fess_steps, self._backward_steps,
+                              self._weighted_steps, ws.ctr, board, box_cells, player, cap,
+                              limit, symtab, self._stages)
         status, solution, nodes, expanded, proved = found
         bound = int(ws.ctr[_s.C_BOUND]) if optimal and status != UNSOLVABLE else 0
         if solution is None:
@@ -588,10 +591,7 @@ class Solver:
         # goals filled: a box may stay in a tunnel) nor on symmetric boards (images)
         tun = self._tun if int(ws.ctr[_s.C_STAGE]) == 0 and symtab is None else None
         room = None if tun is None else _k.tunnel_room(int(box_cells.shape[0]), walls.shape[0])
-        incremental = self._incremental
-        if incremental is None:
-            incremental = box_cells.shape[0] >= INCREMENTAL_FROM
-        mw = ws.mw if incremental else ws.mw[:0]  # empty: each matching from scratch
+        mw = self._matching_work(ws, box_cells.shape[0])
         ws.ctr[_s.C_PARTIAL] = partial
         with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
             status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight,
@@ -620,6 +620,14 @@ class Solver:
             return _status(status, limit), None, nodes, expanded
         return SOLVED, self._solution(walls, width, symtab), nodes, expanded
 
+    def _matching_work(self, ws, nbox):
+        """The incremental matching's work array of ``ws`` for a best-first search of
+        ``nbox`` boxes (``INCREMENTAL_FROM``), or an empty one: each matching solved anew."""
+        incremental = self._incremental
+        if incremental is None:
+            incremental = nbox >= INCREMENTAL_FROM
+        return ws.mw if incremental else ws.mw[:0]
+
     def _fess_steps(self, board, box_cells, player, cap, limit):
         """The feature-space search from ``box_cells`` and ``player`` on a prepared
         ``board``, as a generator (:mod:`levelforge.sokoban.turns`) returning its status,
@@ -632,6 +640,36 @@ class Solver:
         if status != _s.SOLVED:
             return _status(status, limit), None, nodes, expanded
         return SOLVED, self._solution(board[0], board[5]), nodes, expanded
+
+    def _weighted_steps(self, board, box_cells, player, cap, limit, weight, plan):
+        """Weighted A* over the whole level (``weight``, the packing ``plan``'s penalty: as
+        :meth:`_search` in the any mode) as a generator like :meth:`_fess_steps`, on a
+        workspace of its own (the feature-space search keeps the solver's), so that it
+        can take turns with the other searches."""
+        walls, width = board[0], board[5]
+        n, nbox = walls.shape[0], box_cells.shape[0]
+        if self._turn_ws is None:
+            self._turn_ws = Workspace()
+        ws = self._turn_ws.ensure(n, nbox, min(cap, _FIRST_NODES))
+        ws.compof[:n * n] = self.workspace.compof[:n * n]  # the board's side components
+        for c in (_s.C_STAGE, _s.C_BOUND, _s.C_UPPER, _s.C_PARTIAL):
+            ws.ctr[c] = 0
+        ws.ctr[_s.C_TARGET] = self.workspace.ctr[_s.C_TARGET]
+        room = _k.tunnel_room(nbox, n)
+        mw = self._matching_work(ws, nbox)
+
+        def run(left):
+            return _k.search_run(left, *board, *ws.search_arrays(), plan, None, _pairs.NONE,
+                                 mw, self._tun)
+        with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
+            status = _k.search_start(box_cells, nbox, player, cap, weight, *board,
+                                     *ws.search_arrays(), plan, None, _pairs.NONE)
+            status = yield from whole_steps(status, _BUDGET, ws.ctr, limit,
+                                            lambda: ws.grow(cap, room), run)
+        nodes, expanded = int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])
+        if status != _s.SOLVED:
+            return _status(status, limit), None, nodes, expanded
+        return SOLVED, self._solution(walls, width, ws=ws), nodes, expanded
 
     def _backward_steps(self, board, box_cells, player, cap, limit, cells=False):
         """The backward search (:mod:`levelforge.sokoban.backward`; ``cells``: over
@@ -659,9 +697,10 @@ class Solver:
             pushes = board_.pushes(self._solution(walls, width)) + pushes
         return SOLVED, board_.moves(pushes), nodes, expanded
 
-    def _solution(self, walls, width, symtab=None):
-        """The LURD solution of the solved search in the workspace."""
-        ws = self.workspace
+    def _solution(self, walls, width, symtab=None, ws=None):
+        """The LURD solution of the solved search in ``ws`` (default: the solver's
+        workspace)."""
+        ws = self.workspace if ws is None else ws
         pushes = int(ws.ng[ws.ctr[_s.C_GOAL]])
         if ws.chain.shape[0] <= pushes:
             ws.chain = np.zeros(pushes + 1, np.int32)
@@ -780,10 +819,10 @@ def solve(level: Level, max_nodes: int = DEFAULT_MAX_NODES, time_limit: float | 
 
     With ``optimal=False`` the same states, heuristic and pruning serve a search for any
     solution (``levelforge.sokoban.packing``): goals filled one at a time in a
-    planned packing order, then a feature-space search (``levelforge.sokoban.fess``)
-    and two backward searches over pulls taking turns over the whole level
+    planned packing order, then a feature-space search (``levelforge.sokoban.fess``),
+    two backward searches over pulls and weighted A* taking turns over the whole level
     (``levelforge.sokoban.turns``; each may store ``max_nodes`` states), then (only
-    when all three stop at their caps) weighted A* and A*. The
+    when all four stop at their caps) A*. The
     solution replays to solved; it is marked ``optimal=False`` (its push count is an
     upper bound) unless A* found it. ``unsolvable`` is still a proof. With
     ``optimize=True`` the time left (all of it without a ``time_limit``: until no window
