@@ -6,6 +6,7 @@ import pytest
 
 from levelforge.cancel import Cancel, Limit
 from levelforge.sokoban import Solver, collections, packing, replay
+from levelforge.sokoban.fess import pair_deadlocks
 from levelforge.sokoban.turns import drain, finished, take_turns
 
 MICROBAN = collections.load("microban")
@@ -196,10 +197,11 @@ def test_a_step_is_whole_however_often_the_arrays_grow(monkeypatch):
 
 @pytest.mark.parametrize("index", [20, 143, 149])
 def test_weighted_a_star_in_turns_is_the_last_resorts_search(monkeypatch, index):
-    """The weighted A* that takes turns runs on a workspace of its own; alone, it gives
-    the solution and node counts of the same search on the solver's workspace (the last
-    resort with the turns left out), with a solver that solved another level first
-    (Microban 144: 16 boxes, 51,896 states in 66 steps)."""
+    """The weighted A* that takes turns runs on a workspace of its own and prunes pair
+    deadlocks; alone, it gives the solution and node counts of the same search on the
+    solver's workspace (the last resort with the turns left out, given the same pair
+    database), with a solver that solved another level first (Microban 144: 16 boxes,
+    tens of thousands of states over many steps); without the database it stores more."""
     level = MICROBAN[index]
     monkeypatch.setattr(packing, "STAGE_NODES", 0)  # no packing stage
     real = packing.take_turns
@@ -210,7 +212,18 @@ def test_weighted_a_star_in_turns_is_the_last_resorts_search(monkeypatch, index)
     monkeypatch.setattr(packing, "take_turns", lambda runs, limit: ("limit", None, 0, 0))
     last = Solver()
     last._stages = False  # the last resort's weighted A* on the solver's workspace
+    real_search = last._search
+
+    def with_pairs(board, boxes, player, cap, weight, plan, symtab, limit):
+        if weight == packing.ANY_WEIGHT:  # the turn's pair deadlocks, from the start
+            last._pdb = pair_deadlocks(board, boxes.shape[0])
+        return real_search(board, boxes, player, cap, weight, plan, symtab, limit)
+    monkeypatch.setattr(last, "_search", with_pairs)
     ref = last.solve(level, optimal=False, max_nodes=200_000)
+    plain = Solver()
+    plain._stages = False  # without the pair database: more states stored
+    without = plain.solve(level, optimal=False, max_nodes=200_000)
     assert mine.solved and replay(level, mine.solution).is_solved
     assert (mine.solution, mine.nodes, mine.expanded) == \
         (ref.solution, ref.nodes, ref.expanded)
+    assert without.solved and mine.nodes < without.nodes

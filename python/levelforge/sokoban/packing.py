@@ -19,7 +19,8 @@ When a stage fails, four whole-level searches take turns from the start
 (:mod:`levelforge.sokoban.turns`), each kept between its turns, storing states in the
 proportion :data:`TURNS`: the feature-space search, two backward searches over pulls
 (:mod:`levelforge.sokoban.backward`), greedy and over feature cells, and weighted A* on
-``g + ANY_WEIGHT * (h + a penalty per goal not packed in plan order)``. Played
+``g + ANY_WEIGHT * (h + a penalty per goal not packed in plan order)``, pruning pair
+deadlocks. Played
 backwards, the boxes leave the goal rooms instead of packing them, so they solve levels
 whose goal rooms stall the forward searches, and they stop where they meet a state the
 feature-space search stored. Weighted A* solves small levels whose boxes must make
@@ -139,8 +140,8 @@ def solve_any(search, fess, backward, weighted, ctr, board, box_cells, player, c
     feature-space search as a generator (:meth:`Solver._fess_steps`, see
     :mod:`levelforge.sokoban.turns`), ``backward`` (the same arguments and ``cells``)
     the backward search (:meth:`Solver._backward_steps`) and ``weighted`` (the same
-    arguments, ``weight`` and ``plan``) weighted A* (:meth:`Solver._weighted_steps`). Returns
-    ``(status, solution, nodes, expanded, optimal)``, ``optimal`` True when the last
+    arguments, ``weight`` and ``plan``) weighted A* (:meth:`Solver._weighted_steps`).
+    Returns ``(status, solution, nodes, expanded, optimal)``, ``optimal`` True when the last
     resort, A*, found the solution. ``unsolvable`` only comes from a whole-level
     search, which drops no state a solution needs; a failed stage proves nothing.
     ``stages=False`` (for measuring the feature-space search) skips the packing stages

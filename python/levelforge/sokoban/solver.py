@@ -27,7 +27,7 @@ from ..cancel import (CANCELLED, Cancel, Limit, check_time_limit,  # noqa: F401 
 from ..errors import ConfigError
 from ..timing import ms_since, now_ns
 from .level import Level
-from .fess import FessWorkspace, fess_steps
+from .fess import FessWorkspace, fess_steps, pair_deadlocks
 from .optimizer import WINDOW_NODES, _Board, shorten
 from .packing import solve_any
 from .replay import replay
@@ -622,7 +622,8 @@ class Solver:
 
     def _matching_work(self, ws, nbox):
         """The incremental matching's work array of ``ws`` for a best-first search of
-        ``nbox`` boxes (``INCREMENTAL_FROM``), or an empty one: each matching solved anew."""
+        ``nbox`` boxes (``INCREMENTAL_FROM``), or an empty one (each matching solved
+        anew)."""
         incremental = self._incremental
         if incremental is None:
             incremental = nbox >= INCREMENTAL_FROM
@@ -645,7 +646,9 @@ class Solver:
         """Weighted A* over the whole level (``weight``, the packing ``plan``'s penalty: as
         :meth:`_search` in the any mode) as a generator like :meth:`_fess_steps`, on a
         workspace of its own (the feature-space search keeps the solver's), so that it
-        can take turns with the other searches."""
+        can take turns with the other searches. Children with a pair of boxes that has
+        no two-box solution are pruned (:func:`levelforge.sokoban.fess.pair_deadlocks`,
+        built on its first step); the matching stays its heuristic."""
         walls, width = board[0], board[5]
         n, nbox = walls.shape[0], box_cells.shape[0]
         if self._turn_ws is None:
@@ -658,14 +661,18 @@ class Solver:
         room = _k.tunnel_room(nbox, n)
         mw = self._matching_work(ws, nbox)
 
-        def run(left):
-            return _k.search_run(left, *board, *ws.search_arrays(), plan, None, _pairs.NONE,
-                                 mw, self._tun)
         with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
-            status = _k.search_start(box_cells, nbox, player, cap, weight, *board,
-                                     *ws.search_arrays(), plan, None, _pairs.NONE)
-            status = yield from whole_steps(status, _BUDGET, ws.ctr, limit,
-                                            lambda: ws.grow(cap, room), run)
+            pdb = pair_deadlocks(board, nbox, ws.ctr)  # children with a dead pair pruned
+
+            def run(left):
+                return _k.search_run(left, *board, *ws.search_arrays(), plan, None, pdb, mw,
+                                     self._tun)
+            status = _s.HALTED
+            if limit.reason() is None:  # else the database is unfinished
+                status = _k.search_start(box_cells, nbox, player, cap, weight, *board,
+                                         *ws.search_arrays(), plan, None, pdb)
+                status = yield from whole_steps(status, _BUDGET, ws.ctr, limit,
+                                                lambda: ws.grow(cap, room), run)
         nodes, expanded = int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])
         if status != _s.SOLVED:
             return _status(status, limit), None, nodes, expanded
