@@ -227,3 +227,25 @@ def test_weighted_a_star_in_turns_is_the_last_resorts_search(monkeypatch, index)
     assert (mine.solution, mine.nodes, mine.expanded) == \
         (ref.solution, ref.nodes, ref.expanded)
     assert without.solved and mine.nodes < without.nodes
+
+
+def test_weighted_a_star_cancelled_while_its_pair_database_is_built(monkeypatch):
+    """A cancel that comes while the turn's pair database is built stops it before its
+    search starts: ``cancelled`` with no states, not the counts a previous solve left
+    in its workspace."""
+    from levelforge.sokoban import solver as solver_module
+    level = MICROBAN[149]
+    monkeypatch.setattr(packing, "STAGE_NODES", 0)
+    real = packing.take_turns
+    monkeypatch.setattr(packing, "take_turns", lambda runs, limit: real(runs[3:], limit))
+    solver = Solver()
+    assert solver.solve(level, optimal=False, max_nodes=200_000).nodes > 0
+    token = Cancel()
+    build = solver_module.pair_deadlocks
+
+    def cancelled_build(*args):
+        token.cancel()
+        return build(*args)
+    monkeypatch.setattr(solver_module, "pair_deadlocks", cancelled_build)
+    r = solver.solve(level, optimal=False, max_nodes=200_000, cancel=token)
+    assert (r.status, r.solution, r.nodes, r.expanded) == ("cancelled", None, 0, 0)

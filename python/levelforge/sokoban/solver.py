@@ -667,12 +667,12 @@ class Solver:
             def run(left):
                 return _k.search_run(left, *board, *ws.search_arrays(), plan, None, pdb, mw,
                                      self._tun)
-            status = _s.HALTED
-            if limit.reason() is None:  # else the database is unfinished
-                status = _k.search_start(box_cells, nbox, player, cap, weight, *board,
-                                         *ws.search_arrays(), plan, None, pdb)
-                status = yield from whole_steps(status, _BUDGET, ws.ctr, limit,
-                                                lambda: ws.grow(cap, room), run)
+            if limit.reason() is not None:  # the database is unfinished: no search yet
+                return _status(_s.HALTED, limit), None, 0, 0
+            status = _k.search_start(box_cells, nbox, player, cap, weight, *board,
+                                     *ws.search_arrays(), plan, None, pdb)
+            status = yield from whole_steps(status, _BUDGET, ws.ctr, limit,
+                                            lambda: ws.grow(cap, room), run)
         nodes, expanded = int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])
         if status != _s.SOLVED:
             return _status(status, limit), None, nodes, expanded
