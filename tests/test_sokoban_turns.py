@@ -26,6 +26,18 @@ def stand_in(name, grow, steps, status, log, closed):
         closed.add(name)
 
 
+def watch_searches(monkeypatch, solver, spy):
+    """Wrap each of the any mode's searches on ``solver`` as ``spy(name, generator)``,
+    named fess, greedy, cells and weighted."""
+    real_f, real_b, real_w = solver._fess_steps, solver._backward_steps, \
+        solver._weighted_steps
+    monkeypatch.setattr(solver, "_fess_steps", lambda *a: spy("fess", real_f(*a)))
+    monkeypatch.setattr(solver, "_backward_steps",
+                        lambda *a, cells=False: spy("cells" if cells else "greedy",
+                                                    real_b(*a, cells=cells)))
+    monkeypatch.setattr(solver, "_weighted_steps", lambda *a: spy("weighted", real_w(*a)))
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_each_step_goes_to_the_search_furthest_behind_its_share(seed):
     rng = np.random.default_rng(seed)
@@ -115,13 +127,7 @@ def test_the_any_modes_searches_take_turns_by_their_stored_states(monkeypatch):
             log.append((name, None))
             return done.value
 
-    real_f, real_b, real_w = solver._fess_steps, solver._backward_steps, \
-        solver._weighted_steps
-    monkeypatch.setattr(solver, "_fess_steps", lambda *a: spy("fess", real_f(*a)))
-    monkeypatch.setattr(solver, "_backward_steps",
-                        lambda *a, cells=False: spy("cells" if cells else "greedy",
-                                                    real_b(*a, cells=cells)))
-    monkeypatch.setattr(solver, "_weighted_steps", lambda *a: spy("weighted", real_w(*a)))
+    watch_searches(monkeypatch, solver, spy)
     monkeypatch.setattr(packing, "STAGE_NODES", 10)
     level = MICROBAN[152]
     r = solver.solve(level, optimal=False, max_nodes=8_000)
@@ -173,13 +179,7 @@ def test_a_step_is_whole_however_often_the_arrays_grow(monkeypatch):
             last = e
             yield n, e
 
-    real_f, real_b, real_w = solver._fess_steps, solver._backward_steps, \
-        solver._weighted_steps
-    monkeypatch.setattr(solver, "_fess_steps", lambda *a: spy("fess", real_f(*a)))
-    monkeypatch.setattr(solver, "_backward_steps",
-                        lambda *a, cells=False: spy("cells" if cells else "greedy",
-                                                    real_b(*a, cells=cells)))
-    monkeypatch.setattr(solver, "_weighted_steps", lambda *a: spy("weighted", real_w(*a)))
+    watch_searches(monkeypatch, solver, spy)
     level = MICROBAN[152]
     first = solver.solve(level, optimal=False, max_nodes=300_000)
     assert set(steps) == {"fess", "greedy", "cells", "weighted"}

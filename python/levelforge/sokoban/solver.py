@@ -654,7 +654,7 @@ class Solver:
         if self._turn_ws is None:
             self._turn_ws = Workspace()
         ws = self._turn_ws.ensure(n, nbox, min(cap, _FIRST_NODES))
-        ws.compof[:n * n] = self.workspace.compof[:n * n]  # the board's side components
+        ws.compof = self.workspace.compof  # the board's side components (read only)
         for c in (_s.C_STAGE, _s.C_BOUND, _s.C_UPPER, _s.C_PARTIAL):
             ws.ctr[c] = 0
         ws.ctr[_s.C_TARGET] = self.workspace.ctr[_s.C_TARGET]
