@@ -1,0 +1,51 @@
+"""The push-optimal search's tie rule (engine/sokoban.py, ``_tie``): of open states of
+equal ``f`` and ``g``, the one with fewer boxes off goals comes first, then the node
+order (oldest first, newest first when expanding in part). Checked against a sort of
+plain tuples; the push counts it finds are checked against a breadth-first search in
+``test_sokoban_solver.py`` and ``test_sokoban_partial.py``, which run with it."""
+import numpy as np
+import pytest
+
+from levelforge.engine import sokoban as k
+from levelforge.engine import sokoban_state as s
+
+
+def reference_order(entries, lifo):
+    """The pop order the tie rule asks for: least f, then larger g, then fewer boxes off
+    goals (counted up to 15), then the oldest node (the newest with ``lifo``)."""
+    return sorted(entries, key=lambda e: (e[0], -e[1], min(e[2], 15),
+                                          -e[3] if lifo else e[3]))
+
+
+@pytest.mark.parametrize("lifo", [False, True])
+@pytest.mark.parametrize("seed", range(5))
+def test_heap_pops_follow_the_tie_rule(seed, lifo):
+    rng = np.random.default_rng(seed)
+    # few distinct f and g so that ties are common; nodes up to the largest cap
+    entries = []
+    for node in rng.choice(1 << 26, size=300, replace=False):
+        g = int(rng.integers(0, 6))
+        f = g + int(rng.integers(0, 4))
+        entries.append((f, g, int(rng.integers(0, 40)), int(node)))
+    heap = np.zeros(len(entries), np.int64)
+    ctr = np.zeros(s.N_COUNTERS, np.int64)
+    for f, g, off, node in entries:
+        key = k._key(np.int64(g), np.int64(f - g), np.int64(1),
+                     k._slot(np.int64(node), lifo)) | k._tie(np.int64(off))
+        k._heap_push(heap, ctr, key)
+    popped = []
+    while ctr[s.C_HEAP]:
+        key = k._heap_pop(heap, ctr)
+        popped.append((int(key >> 47), int(s.MAX_G - ((key >> 32) & 0x7FFF)),
+                       int(key >> k._TIE_SHIFT) & k._TIE_MOST,
+                       int(k._slot(np.int64(key & k._NODE_BITS), lifo))))
+    want = reference_order(entries, lifo)
+    assert [(f, g, min(off, 15), node) for f, g, off, node in want] == popped
+
+
+def test_the_tie_field_leaves_the_flags_and_node_alone():
+    # the partial expansion's and the pair bound's flags sit above the tie field
+    tie = k._tie(np.int64(99))
+    assert tie & k._NODE_BITS == 0
+    assert tie & (k._PAIRED | k._PARTIAL) == 0
+    assert int(tie >> k._TIE_SHIFT) == k._TIE_MOST
