@@ -1,13 +1,16 @@
 """The push-optimal search's tie rule (engine/sokoban.py, ``_tie``): of open states of
 equal ``f`` and ``g``, the one with fewer boxes off goals comes first, then the node
-order (oldest first, newest first when expanding in part). Checked against a sort of
-plain tuples; the push counts it finds are checked against a breadth-first search in
-``test_sokoban_solver.py`` and ``test_sokoban_partial.py``, which run with it."""
+order (oldest first, newest first when expanding in part), from ``TIES_FROM`` boxes on.
+Checked against a sort of plain tuples, and its push counts against the ones found
+before it and a plain-Python replay."""
 import numpy as np
 import pytest
 
 from levelforge.engine import sokoban as k
 from levelforge.engine import sokoban_state as s
+from levelforge.sokoban import Solver, collections, replay
+
+import naive_sokoban as naive
 
 
 def reference_order(entries, lifo):
@@ -49,3 +52,21 @@ def test_the_tie_field_leaves_the_flags_and_node_alone():
     assert tie & k._NODE_BITS == 0
     assert tie & (k._PAIRED | k._PARTIAL) == 0
     assert int(tie >> k._TIE_SHIFT) == k._TIE_MOST
+
+
+# Microban levels of 8 boxes and more (the rule's TIES_FROM), with their push-optimal
+# counts as the search found them before the rule (ties by node alone)
+BEFORE = {95: 8, 105: 24, 107: 10, 145: 18, 146: 14, 155: 175}
+
+
+def test_levels_of_eight_boxes_and_more_keep_their_optimum():
+    microban = collections.load("microban")
+    solver = Solver()
+    for number, pushes in BEFORE.items():
+        level = microban[number - 1]
+        assert len(level.boxes) >= k.TIES_FROM
+        r = solver.solve(level)
+        assert r.status == "solved" and r.optimal and r.pushes == pushes, number
+        boxes, _, counted = naive.replay(level, r.solution)
+        assert boxes == level.goals and counted == pushes
+        assert replay(level, r.solution).is_solved
