@@ -60,7 +60,7 @@ def _target_h(h, norm, ctr):
 
 _NODE_BITS = np.int64((1 << _T_NODE_BITS) - 1)  # a heap key's node (MAX_NODES 2**26)
 _TIE_SHIFT = _T_NODE_BITS  # a push-optimal heap key's tie field, 4 bits above the node
-_TIE_MOST = 15
+_TIE_MOST = 15  # boxes off goals counted in it (4 bits)
 _PAIRED = np.int64(0x80000000)  # a heap key's flag: its bound has the box pairs in it
 _PARTIAL = np.int64(0x40000000)  # a heap key's flag: a node expanded in part before,
 # keyed with its children's pushes (one more than its own) so that ties go as if the
@@ -90,9 +90,9 @@ def _tie(off):
     goals (at most ``_TIE_MOST`` counted): of states of equal ``f`` and ``g`` the one
     with fewer comes first, before the node order (oldest, or newest when expanding in
     part). The key's ``f`` is untouched, so A* stays push-optimal; only the order in
-    which a layer of equal ``f`` is searched changes. Measured
-    (docs/figures/sokoban-optimal.md): on the last layer, where the optimum lies, a
-    state that has put more boxes away is more often on the way to it."""
+    which a layer of equal ``f`` is searched changes. The idea: on the last layer, where
+    the optimum lies, every state has the same bound, and one that has put more boxes
+    away has less left to do (measured in docs/figures/sokoban-optimal.md)."""
     return np.int64(min(off, _TIE_MOST)) << _TIE_SHIFT
 
 
@@ -112,7 +112,8 @@ def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside, 
     must not be expanded now: the pair bound is larger (the node goes back into the
     heap with it, flagged ``_PAIRED`` so that the next pop expands it) or proves a
     pair deadlock (the node is dropped). Admissible keys stay admissible, so A* stays
-    push-optimal (see :mod:`levelforge.engine.sokoban_pairs`)."""
+    push-optimal (see :mod:`levelforge.engine.sokoban_pairs`). ``tie``: the node's tie
+    field (:func:`_tie`), kept when it goes back."""
     if gu + hm >= 0xFFFF:
         return False  # a capped key: its bound is unknown here, expand as eager A* would
     base = u * nbox
@@ -504,8 +505,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     these are not stored at all. Its ties of ``f``, ``g`` and boxes off goals go to the
     newest node (:func:`_slot`): a node put back then comes before older nodes of its
     children's ``g``, as its children would, and the last ``f`` layer is searched depth
-    first. Every push-optimal search breaks ties of ``f`` and ``g`` toward fewer boxes
-    off goals first (:func:`_tie`). The generator's search (``pdb`` None) compiles
+    first. With ``TIES_FROM`` boxes or more, every push-optimal search breaks ties of
+    ``f`` and ``g`` toward fewer boxes off goals first (:func:`_tie`). The generator's search (``pdb`` None) compiles
     none of this.
 
     A push-optimal search keeps in ``ctr[C_BOUND]`` the largest ``f`` it has popped: a

@@ -55,9 +55,10 @@ with 2 to 6 boxes (Boxoban's 4: 15%) and saves 3-15% with 8 (XSokoban 38: 15%), 
 from 9 on."""
 RESTART_AT = 1 << 21
 """Stored states after which an unsolved push-optimal search starts again in a second
-way. The first search is plain A* (ties of ``f`` and ``g`` to the state with fewer
-boxes off goals, then to the oldest node; every child stored); the second, with the whole node cap and the time left, expands in part
-and gives ties to the newest node (see :func:`levelforge.engine.sokoban.search_run`):
+way. The first search is plain A* (ties of ``f`` and ``g`` to the oldest node, and
+from 8 boxes first to the state with fewer boxes off goals; every child stored); the
+second, with the whole node cap and the time left, expands in part and gives ties to
+the newest node (see :func:`levelforge.engine.sokoban.search_run`):
 it stores a quarter to a half fewer states and searches the last ``f`` layer depth
 first, which solves levels the first cannot (XSokoban 55) and is far slower on others
 (XSokoban 4, Microban 153), so it comes second. 0: the second search only."""
