@@ -5,6 +5,7 @@ push-optimal; every solution replayed.
         [--mode any|optimal|both] [--limit 60] [--quick 10] [--nodes N] [--optimize]
     python asv_bench/report_sokoban_solve.py --xsb OTHER.xsb --name "Microban II" ...
     python asv_bench/report_sokoban_solve.py --microban [--microban-limit 10]
+    python asv_bench/report_sokoban_solve.py --generated 400
 
 XSokoban (Thinking Rabbit's 90 levels) is not redistributable, so it is not bundled:
 pass any "XSokoban" / "Original" 90-level XSB file. Each level is solved once with
@@ -18,13 +19,18 @@ one) is measured the same way; ``--name`` labels its rows (default: the file's n
 states and has no time limit, so the solved counts do not depend on the machine or its
 load (times are printed but mean little then). ``--optimize`` spends the time left of
 each any-mode solve on shortening its solution (``solve(..., optimize=True)``).
+
+``--generated N`` solves the generator's 10x10 levels with 4 boxes (Boxoban's size;
+``generate(seed, width=10, height=10, boxes=4, pushes=(15, 30))``, seeds 0 to N - 1)
+push-optimally and also prints the stored states of all of them: a load-independent
+figure for search changes on small levels.
 """
 import argparse
 import os
 import statistics
 import sys
 
-from levelforge.sokoban import Solver, collections, load_xsb, replay
+from levelforge.sokoban import Solver, collections, generate, load_xsb, replay
 
 # push-optimal solution lengths of XSokoban levels (level number: pushes)
 KNOWN_OPTIMUM = {1: 97, 2: 131, 6: 110, 17: 213, 38: 81, 49: 124, 78: 136}
@@ -98,6 +104,8 @@ def main(argv=None):
                     help="any mode: shorten each solution in the time left")
     ap.add_argument("--microban", action="store_true", help="Microban 155, push-optimal")
     ap.add_argument("--microban-limit", type=float, default=10.0)
+    ap.add_argument("--generated", type=int, default=0, metavar="N",
+                    help="N generated 10x10 levels with 4 boxes, push-optimal")
     args = ap.parse_args(argv)
     limit = None if args.nodes else args.limit
     nodes = args.nodes or 50_000_000
@@ -136,6 +144,14 @@ def main(argv=None):
                   "Microban 155, push-optimal", numbers, rows, args.quick, {}))
         missed = [k for k, r in zip(numbers, rows) if not r.solved]
         print(f"\nMicroban, not solved ({len(missed)}): {' '.join(map(str, missed)) or '-'}")
+    if args.generated:
+        made = [generate(seed, width=10, height=10, boxes=4, pushes=(15, 30)).level
+                for seed in range(args.generated)]
+        numbers = list(range(1, len(made) + 1))
+        rows = run(made, numbers, True, limit, nodes)
+        print(row(f"generated 10x10, 4 boxes, {len(made)}, push-optimal", numbers, rows,
+                  args.quick, {}))
+        print(f"\nstored states in all: {sum(r.nodes for r in rows):,}")
 
 
 if __name__ == "__main__":
