@@ -506,8 +506,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
     newest node (:func:`_slot`): a node put back then comes before older nodes of its
     children's ``g``, as its children would, and the last ``f`` layer is searched depth
     first. With ``TIES_FROM`` boxes or more, every push-optimal search breaks ties of
-    ``f`` and ``g`` toward fewer boxes off goals first (:func:`_tie`). The generator's search (``pdb`` None) compiles
-    none of this.
+    ``f`` and ``g`` toward fewer boxes off goals first (:func:`_tie`). The generator's
+    search (``pdb`` None) compiles none of this.
 
     A push-optimal search keeps in ``ctr[C_BOUND]`` the largest ``f`` it has popped: a
     proved lower bound on the pushes of every solution. At any time the open list holds
@@ -585,7 +585,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
         zmask = pi_corral(nbox_pool, base, nbox, walls, goals, occ, dead, stamp, epoch,
                           width, stamp2, ctr, queue2)
         g1 = gu + 1
-        offu = 0  # boxes off goals (for the ties; a child's: offu + goals[b] - goals[te])
+        offu = 0  # boxes off goals, for the ties (a child's tie field: ``tie`` below)
         if tied:
             for i in range(nbox):
                 offu += 1 - goals[nbox_pool[base + i]]
@@ -614,6 +614,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                 if te >= 0 and frozen_state(te, walls, occ, dead, goals, tmp, width,
                                            fstack) != 2:
                     _moved(nbox_pool, u, nbox, b, te, wbox)  # the child's boxes, sorted
+                    tie = _tie(offu + goals[b] - goals[te]) if tied else np.int64(0)
                     ksym = 0
                     if symtab is not None:
                         ctr[C_FILL2] += 1
@@ -666,8 +667,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                                             nhash, nmove, ctr)
                             nparent[found] = last
                             nmove[found] = move
-                            _heap_push(heap, ctr, _key(ge, h, weight, _slot(found, lifo))
-                                       | (_tie(offu + goals[b] - goals[te]) if tied else 0))
+                            _heap_push(heap, ctr,
+                                       _key(ge, h, weight, _slot(found, lifo)) | tie)
                     elif pdb is not None and _child_pair_dead(pdb, wbox, nbox, te, norm,
                                                               symtab, ksym):
                         pass  # a pair deadlock: never stored
@@ -707,8 +708,8 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
                                 ctr[C_GOAL] = j
                                 status = SOLVED
                             else:
-                                _heap_push(heap, ctr, _key(ge, h, weight, _slot(j, lifo))
-                                           | (_tie(offu + goals[b] - goals[te]) if tied else 0))
+                                _heap_push(heap, ctr,
+                                           _key(ge, h, weight, _slot(j, lifo)) | tie)
                 if te < 0:
                     te = -te - 1
                 occ[te] = 0
