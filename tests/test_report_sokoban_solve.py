@@ -1,0 +1,22 @@
+"""The solving report's generated levels: its stored-state total agrees with solving the
+same levels directly."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "asv_bench"))
+
+import report_sokoban_solve  # noqa: E402
+from levelforge.sokoban import generate, replay, solve  # noqa: E402
+
+
+def test_generated_levels_are_counted_as_solved_directly(capsys):
+    report_sokoban_solve.main(["--generated", "5"])
+    out = capsys.readouterr().out.splitlines()
+    total = 0
+    for seed in range(5):
+        level = generate(seed, width=10, height=10, boxes=4, pushes=(15, 30)).level
+        r = solve(level)
+        assert r.solved and replay(level, r.solution).is_solved
+        total += r.nodes
+    assert out[2].startswith("| generated 10x10, 4 boxes, 5, push-optimal | 5/5 | 5/5 |")
+    assert out[-1] == f"stored states in all: {total:,}"
