@@ -729,8 +729,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
             return status
         if fnext < 0xFFFF:  # its children of larger f, when the search gets there
             _heap_push(heap, ctr, _key(gu + 1, fnext - gu - 1, np.int64(1), _slot(u, lifo))
-                       | tu
-                       | _PAIRED | _PARTIAL)
+                       | tu | _PAIRED | _PARTIAL)
     return RUNNING
 
 
