@@ -31,7 +31,7 @@ from numba import njit
 from .grid import flood_fill
 from .sokoban import _heap_pop, _heap_push, _key
 from .sokoban_farthest import _insert, _lookup, _pull_norm, _region_min, _rehash, _replaced
-from .sokoban_fess import _cell_insert, _cell_pop
+from .sokoban_fess_cells import _cell_insert, _cell_pop
 from .sokoban_fess import _lookup as _forward
 from .sokoban_fess_features import regions_reach
 from .sokoban_heuristic import matching_cost

@@ -46,3 +46,14 @@ LIMIT = 3
 GROW = 4  # search_run only: the node pool, heap or table needs more room (status unchanged)
 HALTED = 5  # ctr[C_HALT] was set (a time limit or a cancel): the search is abandoned
 PACK_PENALTY = 2  # pushes added to h per goal not yet packed (searches for any solution)
+
+# slots of ``fctr`` (int64[N_FCOUNTERS]), the feature-space search's own counters (its
+# packing order, cells and packing macro use them too)
+F_NCELLS = 0   # cells created
+F_CURSOR = 1   # the cell whose turn is next
+F_OPEN = 2     # open states in all cells
+F_FILL = 3     # flood-fill epoch of ``stamp3``
+F_MACROS = 4   # packing macros made
+F_DEFER = 5    # the cell of deferred states (-1 until one is made)
+F_DEFERRED = 6  # open states in it
+N_FCOUNTERS = 7

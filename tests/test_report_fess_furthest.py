@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "asv_bench"))
 import numpy as np  # noqa: E402
 
 import report_fess_furthest as report  # noqa: E402
-from levelforge.engine.sokoban_fess import _packed  # noqa: E402
+from levelforge.engine.sokoban_packing import _packed  # noqa: E402
 from levelforge.sokoban import Level, Solver, collections  # noqa: E402
 
 MICROBAN = collections.load("microban")

@@ -6,7 +6,7 @@ from collections import deque
 import numpy as np
 import pytest
 
-from levelforge.engine.sokoban_fess import _packed
+from levelforge.engine.sokoban_packing import _packed
 from levelforge.engine import sokoban_state as Ks
 from levelforge.engine.sokoban_fess_residual import _sides, residual_stuck
 from levelforge.sokoban.fess import FessWorkspace, packing_order, residual_arrays

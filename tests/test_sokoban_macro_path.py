@@ -1,4 +1,4 @@
-"""The packing macro's box path (``levelforge.engine.sokoban_fess._macro_path``) against
+"""The packing macro's box path (``levelforge.engine.sokoban_fess_macro._macro_path``) against
 plain-Python searches over one box's pushes.
 
 The kernel searches pulls back from the target over (box cell, player side) states, the
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from levelforge.engine import sokoban_board as Kb
-from levelforge.engine import sokoban_fess as Kf
+from levelforge.engine import sokoban_fess_macro as Kf
 from levelforge.engine import sokoban_state as Ks
 from levelforge.engine.grid import flood_fill
 
@@ -89,7 +89,7 @@ def kernel_path(level, order, npacked, walls, dead, compof, route=False):
     path = np.zeros(4 * n + 1 + Kf.MACRO_TRIES + Kf.MACRO_BOXES, np.int32)
     korder = np.array([cell(c) for c in order], np.int32)
     work = (np.zeros(4 * n, np.int64), np.zeros(4 * n, np.int32), np.zeros(4 * n, np.int32),
-            np.zeros(Kf.N_FCOUNTERS, np.int64), path)
+            np.zeros(Ks.N_FCOUNTERS, np.int64), path)
     args = (np.int64(korder[npacked]), korder, npacked, occ, blk, walls, dead, compof,
             np.int64(width), stamp, np.int64(1), *work)
     if route:
@@ -227,7 +227,7 @@ def choose(xsb, order_xy):
                    np.zeros(n, np.int32))
         path = np.zeros(4 * n + 1 + Kf.MACRO_TRIES + Kf.MACRO_BOXES, np.int32)
         work = (np.zeros(4 * n, np.int64), np.zeros(4 * n, np.int32), np.zeros(4 * n, np.int32),
-                np.zeros(Kf.N_FCOUNTERS, np.int64), path)
+                np.zeros(Ks.N_FCOUNTERS, np.int64), path)
         pool = np.flatnonzero(boxes).astype(np.int16)
         ctr = np.zeros(Ks.N_COUNTERS, np.int64)
         at = np.int64(cell(level.player))

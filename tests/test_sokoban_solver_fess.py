@@ -219,7 +219,7 @@ def test_feature_space_search_solves_levels_with_parking_entries(seed):
 
 
 def test_a_parking_entry_counts_while_its_pocket_or_its_goal_holds_a_box():
-    from levelforge.engine.sokoban_fess import _packed, parking
+    from levelforge.engine.sokoban_packing import _packed, parking
     pocket, goal, other = 5, 7, 9
     order = np.array([-((pocket << 16 | goal) + 1), other, goal], np.int32)
     assert parking(order[0]) == (pocket, goal) and parking(order[1]) == (other, -1)
@@ -325,24 +325,25 @@ def test_any_mode_solutions_replay_on_generated_levels():
 
 def test_generator_path_never_compiles_the_feature_space_search(tmp_path):
     """Cold start (an empty Numba cache, so that callees compile as themselves):
-    generating leaves every kernel of the feature-space search (and of its features and
-    advisors), of the incremental matching, of the corral-deadlock search, of the
-    stuck-set and window deadlock tests, of the backward search and of the tunnel macro
-    uncompiled; solving push-optimally then compiles the incremental matching (its
-    best-first search uses it) and still none of the others."""
+    generating leaves every kernel of the feature-space search (and of its packing order,
+    cells, packing macro, features and advisors), of the incremental matching, of the
+    corral-deadlock search, of the stuck-set and window deadlock tests, of the backward
+    search and of the tunnel macro uncompiled; solving push-optimally then compiles the
+    incremental matching (its best-first search uses it) and still none of the others."""
     code = ("from levelforge.sokoban import generate, solve;"
             "from levelforge.engine import sokoban_fess as f, sokoban_match as m;"
             "from levelforge.engine import sokoban_corral as c, sokoban_fess_features as ff;"
             "from levelforge.engine import sokoban_deadlock as dl, sokoban_window as wi;"
-            "from levelforge.engine import sokoban_backward as bk;"
+            "from levelforge.engine import sokoban_backward as bk, sokoban_packing as pk;"
+            "from levelforge.engine import sokoban_fess_cells as fc, sokoban_fess_macro as fm;"
             "done = lambda *mods: sorted(n for mod in mods for n, d in vars(mod).items()"
             " if getattr(d, '__module__', '') == mod.__name__ and getattr(d, 'signatures', 0));"
             "from levelforge.engine import sokoban as k;"
             "macro = lambda: [n for n in ('_tunnel', '_way', 'tunnel_room')"
             " if getattr(k, n).signatures];"
             "r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8));"
-            "print(done(f, m, c, ff, dl, wi, bk), macro()); solve(r.level);"
-            "print(done(f, c, ff, dl, wi, bk))")
+            "print(done(f, m, c, ff, dl, wi, bk, pk, fc, fm), macro()); solve(r.level);"
+            "print(done(f, c, ff, dl, wi, bk, pk, fc, fm))")
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=env).stdout

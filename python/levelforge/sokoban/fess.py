@@ -6,7 +6,10 @@ import numpy as np
 from ..engine import sokoban_corral as _c
 from ..engine import sokoban_state as _s
 from ..engine import sokoban_fess as _f
+from ..engine import sokoban_fess_cells as _fc
 from ..engine import sokoban_fess_features as _ff
+from ..engine import sokoban_fess_macro as _fm
+from ..engine import sokoban_packing as _p
 from ..engine import sokoban_fess_residual as _r
 from ..engine import sokoban_window as _w
 from .packing import goal_depth
@@ -37,10 +40,10 @@ class FessWorkspace:
         self.ws = ws
         self.nodes = 0
         self.cells = 0
-        self.fctr = np.zeros(_f.N_FCOUNTERS, np.int64)
-        self.ckey = np.full(_f.CELL_SLOTS, -1, np.int64)
-        self.cidx = np.zeros(_f.CELL_SLOTS, np.int32)
-        self.croot = np.zeros(_f.CELL_SLOTS // 2 + 1, np.int32)
+        self.fctr = np.zeros(_s.N_FCOUNTERS, np.int64)
+        self.ckey = np.full(_fc.CELL_SLOTS, -1, np.int64)
+        self.cidx = np.zeros(_fc.CELL_SLOTS, np.int32)
+        self.croot = np.zeros(_fc.CELL_SLOTS // 2 + 1, np.int32)
         self.cpool = np.zeros(CORRAL_NODES * CORRAL_BOXES, np.int16)
         self.cplayer = np.zeros(CORRAL_NODES, np.int32)
         self.ctable = np.zeros(4 * CORRAL_NODES, np.int64)
@@ -63,7 +66,7 @@ class FessWorkspace:
             self.mnext = np.zeros(4 * ws.cells, np.int32)
             self.mqueue = np.zeros(4 * ws.cells, np.int32)
             # see _macro_route: the path, then the barred pushes and boxes
-            self.path = np.zeros(4 * ws.cells + 1 + _f.MACRO_TRIES + _f.MACRO_BOXES, np.int32)
+            self.path = np.zeros(4 * ws.cells + 1 + _fm.MACRO_TRIES + _fm.MACRO_BOXES, np.int32)
             self.bqueue = np.zeros(4 * ws.cells, np.int64)
             self.reach = np.zeros(4 * ws.cells, np.int64)
             self.cblk = np.zeros(ws.cells, np.uint8)
@@ -180,9 +183,9 @@ def fess_plan(board, order, ws):
 
 def packing_order(board, ws, fws, box_cells):
     """The packing order for boxes starting on ``box_cells``, first to fill first: the
-    goal cells in the order of :func:`levelforge.engine.sokoban_fess.packing_order`,
+    goal cells in the order of :func:`levelforge.engine.sokoban_packing.packing_order`,
     after a parking entry for each goal that it fills from a pocket (one that a lone
-    box from the start can reach) (:func:`levelforge.engine.sokoban_fess.parking`): such a
+    box from the start can reach) (:func:`levelforge.engine.sokoban_packing.parking`): such a
     box must be parked there before the goals filled ahead of that goal close the
     pocket's way in. A parking entry counts as filled while its pocket or its goal
     holds a box."""
@@ -190,7 +193,7 @@ def packing_order(board, ws, fws, box_cells):
     goal_cells = np.flatnonzero(goals).astype(np.int32)
     order = np.zeros(goal_cells.shape[0], np.int32)
     pocket = np.full(goal_cells.shape[0], -1, np.int32)
-    _f.packing_order(walls, goals, goal_cells, np.asarray(box_cells, np.int32), width, order,
+    _p.packing_order(walls, goals, goal_cells, np.asarray(box_cells, np.int32), width, order,
                      pocket, ws.blk, ws.stamp2, ws.ctr, ws.queue2, fws.mseen, fws.fctr,
                      fws.bqueue, goal_depth(walls, goals, width), fws.reach, fws.mqueue)
     park = [-((int(pocket[i]) << 16 | int(order[i])) + 1) for i in range(order.shape[0])
