@@ -24,6 +24,9 @@ each any-mode solve on shortening its solution (``solve(..., optimize=True)``).
 ``generate(seed, width=10, height=10, boxes=4, pushes=(15, 30))``, seeds 0 to N - 1)
 push-optimally and also prints the stored states of all of them: a load-independent
 figure for search changes on small levels.
+
+The process's peak RSS closes the output; each level's line on stderr says, for
+``limit``, what stopped it (``time``, ``states`` or ``memory``).
 """
 import argparse
 import os
@@ -31,6 +34,8 @@ import statistics
 import sys
 
 from levelforge.sokoban import Solver, collections, generate, load_xsb, replay
+
+from report_sokoban_optimal import peak_rss_mb
 
 # push-optimal solution lengths of XSokoban levels (level number: pushes)
 KNOWN_OPTIMUM = {1: 97, 2: 131, 6: 110, 17: 213, 38: 81, 49: 124, 78: 136}
@@ -55,7 +60,8 @@ def run(levels, numbers, optimal, limit, nodes, optimize=False):
         r = solver.solve(level, time_limit=limit, optimal=optimal, **kw)
         if r.solved:
             assert replay(level, r.solution).is_solved, f"level {k}: solution does not replay"
-        print(f"{'optimal' if optimal else 'any'} {k} {r.status} {r.pushes} {r.nodes} "
+        by = f" ({r.limit_by})" if r.limit_by else ""
+        print(f"{'optimal' if optimal else 'any'} {k} {r.status}{by} {r.pushes} {r.nodes} "
               f"{r.elapsed_ms:.0f} ms", file=sys.stderr, flush=True)
         rows.append(r)
     return rows
@@ -152,6 +158,7 @@ def main(argv=None):
         print(row(f"generated 10x10, 4 boxes, {len(made)}, push-optimal", numbers, rows,
                   args.quick, {}))
         print(f"\nstored states in all: {sum(r.nodes for r in rows):,}")
+    print(f"\npeak RSS: {peak_rss_mb():,.0f} MB")
 
 
 if __name__ == "__main__":

@@ -19,4 +19,5 @@ def test_generated_levels_are_counted_as_solved_directly(capsys):
         assert r.solved and replay(level, r.solution).is_solved
         total += r.nodes
     assert out[2].startswith("| generated 10x10, 4 boxes, 5, push-optimal | 5/5 | 5/5 |")
-    assert out[-1] == f"stored states in all: {total:,}"
+    assert out[-3] == f"stored states in all: {total:,}"
+    assert out[-1].startswith("peak RSS: ") and out[-1].endswith(" MB")

@@ -256,7 +256,7 @@ def test_growth_keeps_every_state_and_the_table_finds_each():
     a, ctr, zob = filled_arrays()
     names = ("pool", "nplayer", "ng", "heap", "pkey")
     before = {n: getattr(a, n).copy() for n in names}
-    assert a.grow(ctr, zob)
+    assert a.grow(ctr, zob) == backward_mod._s.RUNNING
     assert a.nplayer.shape[0] == 8192 and ctr[_bk.C_SIZE] == a.table.shape[0] == 16384
     for name, was in before.items():
         assert np.array_equal(getattr(a, name)[:was.shape[0]], was), name
@@ -271,7 +271,7 @@ def test_a_set_halt_slot_stops_the_growth_and_leaves_the_arrays_as_they_were():
     arrays = [getattr(a, n) for n in names]
     size = int(ctr[_bk.C_SIZE])
     ctr[backward_mod._s.C_HALT] = 1
-    assert not a.grow(ctr, zob)
+    assert a.grow(ctr, zob) == backward_mod._s.HALTED
     assert all(getattr(a, n) is was for n, was in zip(names, arrays))
     assert ctr[_bk.C_SIZE] == size
     table = np.zeros(1 << 14, np.int64)
@@ -303,7 +303,7 @@ def test_a_backward_search_cancelled_while_it_grows_stops_there(monkeypatch):
     status, pushes, nodes, _, _ = backward_mod.backward_search(
         *backward_board(MICROBAN[152]), 10**6, backward_mod.Limit(None, token))
     assert (status, pushes) == ("cancelled", None)
-    assert grown == [False] and 0 < nodes <= 1 << 8
+    assert grown == [backward_mod._s.HALTED] and 0 < nodes <= 1 << 8
 
 
 def backward_board(level):

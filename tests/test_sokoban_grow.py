@@ -51,7 +51,7 @@ def test_growth_keeps_every_state_and_the_table_finds_each():
     ws = filled_workspace()
     before = {n: getattr(ws, n)[:3000 * (3 if n == "pool" else 1)].copy()
               for n in ("pool", "nplayer", "nhash", "ng")}
-    assert ws.grow(10 ** 6, room=ws.nodes)  # forces a resize to twice the nodes
+    assert ws.grow(10 ** 6, room=ws.nodes) == Ks.RUNNING  # forces a resize to twice the nodes
     assert ws.nodes >= 6000
     for name, was in before.items():
         assert np.array_equal(getattr(ws, name)[:was.shape[0]], was), name
@@ -63,7 +63,7 @@ def test_a_set_halt_slot_stops_the_growth_and_leaves_the_workspace_as_it_was():
     arrays = (ws.pool, ws.nplayer, ws.nparent, ws.ng, ws.nhash, ws.nmove, ws.table, ws.heap)
     nodes = ws.nodes
     ws.ctr[Ks.C_HALT] = 1
-    assert not ws.grow(10 ** 6, room=ws.nodes)
+    assert ws.grow(10 ** 6, room=ws.nodes) == Ks.HALTED
     assert ws.nodes == nodes
     assert all(a is b for a, b in zip(arrays, (ws.pool, ws.nplayer, ws.nparent, ws.ng,
                                                 ws.nhash, ws.nmove, ws.table, ws.heap)))
@@ -90,13 +90,13 @@ def test_a_solve_cancelled_while_its_arrays_grow_stops_there_and_the_solver_goes
     resize = solver_mod.Workspace._resize
     grown = []
 
-    def cancelled_resize(self, nodes, keep):
+    def cancelled_resize(self, nodes, keep, check=True):
         if self is solver.workspace and keep and not grown:
             token.cancel()
             t = time.monotonic()
             while self.ctr[Ks.C_HALT] == 0 and time.monotonic() - t < 10:
                 time.sleep(0.001)
-        out = resize(self, nodes, keep)
+        out = resize(self, nodes, keep, check)
         if self is solver.workspace and keep:
             grown.append(out)
         return out
@@ -104,7 +104,7 @@ def test_a_solve_cancelled_while_its_arrays_grow_stops_there_and_the_solver_goes
     monkeypatch.setattr(solver_mod.Workspace, "_resize", cancelled_resize)
     r = solver.solve(level, cancel=token)
     assert r.status == "cancelled" and r.solution is None
-    assert grown == [False]  # stopped in the first growth, nothing after it
+    assert grown == [Ks.HALTED]  # stopped in the first growth, nothing after it
     assert 0 < r.nodes <= solver_mod._FIRST_NODES
     monkeypatch.setattr(solver_mod.Workspace, "_resize", resize)
     want = Solver().solve(MICROBAN[5])

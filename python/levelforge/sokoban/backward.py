@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import memory
 from ..cancel import Limit, copy_unless_halted
 from ..engine import sokoban_backward as _bk
 from ..engine import sokoban_state as _s
@@ -70,31 +71,48 @@ class _Arrays:
         self.cols = np.zeros(nbox, np.int64)
         self.hung = [np.zeros(nbox + 1, np.int64) for _ in range(6)]
         self.mw = np.zeros(5 * (nbox + 1), np.int64)  # the expanded state's matching
+        memory.hold(self, self.held(size), force=True)
+
+    def held(self, size):
+        """Bytes of the growable arrays for ``size`` node slots (and the table's
+        ``2 * size``)."""
+        links = 16 if self.feature_cells else 0
+        return size * (2 * self.nbox + 24 + links + 16)
 
     def grow(self, ctr, zob):
         """Double the node arrays, the heap and the table, keeping the search (the whole
-        new table in use: ``ctr[C_SIZE]``). False, with every array as it was, when
-        ``ctr[C_HALT]`` (a time limit or cancel token watching the search) is set before
-        it is done: the copies and the rebuild take seconds at 10M states, and the
-        halted search is abandoned anyway."""
+        new table in use: ``ctr[C_SIZE]``). Returns RUNNING when it grew; HALTED, with
+        every array as it was, when ``ctr[C_HALT]`` (a time limit or cancel token
+        watching the search) is set before it is done (the copies and the rebuild take
+        seconds at 10M states, and the halted search is abandoned anyway); LIMIT, with
+        nothing changed, when the memory would not hold the larger arrays
+        (:func:`levelforge.memory.hold`) or their allocation fails."""
         size = 2 * self.nplayer.shape[0]
+        if not memory.hold(self, self.held(size)):
+            return _s.LIMIT
         links = ("pkey", "pchild", "psib") if self.feature_cells else ()
         names = ("nplayer", "nparent", "ng", "nmove", "heap", *links, "pool")
         new = {}
-        for name in names:
-            old = getattr(self, name)
-            new[name] = np.zeros(size * (self.nbox if name == "pool" else 1), old.dtype)
-            if not copy_unless_halted(new[name], old, old.shape[0], ctr, _s.C_HALT):
-                return False
-        table = np.zeros(2 * size, np.int64)
+        try:
+            for name in names:
+                old = getattr(self, name)
+                new[name] = np.zeros(size * (self.nbox if name == "pool" else 1), old.dtype)
+                if not copy_unless_halted(new[name], old, old.shape[0], ctr, _s.C_HALT):
+                    memory.hold(self, self.held(size // 2), force=True)
+                    return _s.HALTED
+            table = np.zeros(2 * size, np.int64)
+        except MemoryError:
+            memory.failed(self, self.held(size // 2))
+            return _s.LIMIT
         if not _bk.table_regrow(new["pool"], new["nplayer"], self.nbox, table, zob,
                                 int(ctr[_s.C_NODES]), ctr):
-            return False
+            memory.hold(self, self.held(size // 2), force=True)
+            return _s.HALTED
         for name in names:
             setattr(self, name, new[name])
         self.table = table
         ctr[_bk.C_SIZE] = table.shape[0]
-        return True
+        return _s.RUNNING
 
     def cells(self):
         """The feature cells' arguments of the kernels."""

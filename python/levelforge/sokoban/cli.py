@@ -190,9 +190,12 @@ def _solve(args):
         kind += " (best solution found, not proved optimal)" \
             if not r.solved and r.solution is not None else ""
         kind += " (Ctrl-C)" if r.status == "cancelled" else ""
-        if r.limit_by is not None:  # which bound stopped it
-            kind += " (time limit)" if r.limit_by == "time" \
-                else f" (state cap {args.max_nodes:,}: raise --max-nodes)"
+        if r.limit_by == "time":  # which bound stopped it
+            kind += " (time limit)"
+        elif r.limit_by == "memory":
+            kind += " (memory: the machine would not hold more states)"
+        elif r.limit_by is not None:
+            kind += f" (state cap {args.max_nodes:,}: raise --max-nodes)"
         bound = "" if r.solved or r.lower_bound is None else f" lower_bound={r.lower_bound}"
         print(f"{name}: {r.status}{kind} pushes={r.pushes} moves={r.moves} nodes={r.nodes} "
               f"ms={r.elapsed_ms:.1f}{bound}", flush=True)

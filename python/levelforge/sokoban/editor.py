@@ -45,10 +45,10 @@ class Check:
 
     ``problems`` lists every rule the level breaks (empty when it is a valid level);
     ``status`` is ``"invalid"`` then, else the solver's ``"solved"``, ``"unsolvable"``
-    (proved) or ``"limit"`` (the time or node cap was reached: unknown; ``limit_by``
-    says which, as ``SolveResult.limit_by``, and ``note`` says why when the solver
-    refused the level). ``dead`` holds the floor cells from which no box
-    can reach a goal (empty for an invalid level); ``nodes``, ``expanded`` and
+    (proved) or ``"limit"`` (the time, the node cap or the memory was reached: unknown;
+    ``limit_by`` says which, as ``SolveResult.limit_by``, and ``note`` says why when the
+    solver refused the level). ``dead`` holds the floor cells from which no box can
+    reach a goal (empty for an invalid level); ``nodes``, ``expanded`` and
     ``elapsed_ms`` are the solver's effort. ``xsb`` is the board as parsed.
     """
 

@@ -3,6 +3,7 @@ its work arrays, grown with the solver's node arrays, and the loop that runs it.
 """
 import numpy as np
 
+from .. import memory
 from ..engine import sokoban_corral as _c
 from ..engine import sokoban_state as _s
 from ..engine import sokoban_fess as _f
@@ -38,6 +39,7 @@ class FessWorkspace:
 
     def __init__(self, ws):
         self.ws = ws
+        ws.per_node = 20  # nw, pkey, pchild, psib: held as the node arrays grow
         self.nodes = 0
         self.cells = 0
         self.fctr = np.zeros(_s.N_FCOUNTERS, np.int64)
@@ -266,10 +268,14 @@ def fess_steps(ws, fws, board, box_cells, player, cap, limit, tun):
                                rpar, pdb)
 
         def grow():
-            if not ws.grow(cap, _f.expansion_room(box_cells.shape[0], walls.shape[0])):
-                return False
-            fws.sync()
-            return True
+            status = ws.grow(cap, _f.expansion_room(box_cells.shape[0], walls.shape[0]))
+            if status == _s.RUNNING:
+                try:
+                    fws.sync()
+                except MemoryError:  # the links' allocation failed: a limit, as in grow
+                    memory.failed(ws, memory.held_by(ws))
+                    return _s.LIMIT
+            return status
 
         def run(left):
             a = ws.search_arrays()

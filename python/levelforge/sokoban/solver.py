@@ -25,6 +25,7 @@ from ..engine.grid import flood_fill
 from ..cancel import (CANCELLED, Cancel, Limit, check_time_limit,  # noqa: F401 (a status name)
                       copy_unless_halted)
 from ..errors import ConfigError
+from .. import memory
 from ..timing import ms_since, now_ns
 from .level import Level
 from .fess import FessWorkspace, fess_steps, pair_deadlocks
@@ -101,7 +102,10 @@ class SolveResult:
     ``limit_by`` says, for ``limit``, which bound stopped the solve: ``"time"`` when its
     time limit had run out (its own time: kernel loading is left out), else
     ``"states"`` (``max_nodes``, the default 1,000,000 filling in seconds on hard
-    levels); None for any other status.
+    levels), or ``"memory"`` when a search was refused room to grow because the
+    machine's (or its container's) memory would not hold it
+    (:mod:`levelforge.memory`: a search stops rather than being killed); None for any
+    other status.
 
     >>> r = solve(Level.from_xsb('#####\\n#@$.#\\n#####'))
     >>> r.status, r.pushes, r.moves, r.solution, r.optimal
@@ -156,9 +160,13 @@ class Workspace:
     """Search arrays for ``cells`` cells and ``boxes`` boxes, allocated once and reused
     by every search. The node arrays, the heap and the transposition table start small
     and double while a search needs them (:meth:`grow`), so a large ``max_nodes`` costs
-    nothing up front."""
+    nothing up front, and a growth the memory would not hold is refused
+    (:func:`levelforge.memory.hold`): the search stops with ``limit``.
+    ``per_node``: bytes per stored state that a companion keeps beside these arrays
+    (the feature-space search's links), counted with them."""
 
     def __init__(self):
+        self.per_node = 0
         self.cells = self.boxes = self.nodes = self.keyed = 0
         self.zob = np.zeros((2, 0), np.uint64)
         self.ctr = np.zeros(_s.N_COUNTERS, np.int64)
@@ -198,59 +206,89 @@ class Workspace:
             self.mw = np.zeros(8 * (self.boxes + 1), np.int64)  # incremental matching
             self.nodes = 0  # the pool's stride changed: reallocate the node arrays
         if nodes > self.nodes:
-            self._resize(nodes, 0)
+            self._resize(nodes, 0, check=False)  # small (_FIRST_NODES): always made
         if self.heap.shape[0] < 2 * nodes + 16:
             self.heap = np.zeros(2 * nodes + 16, np.int64)
+            memory.hold(self, self.held(self.nodes, self.heap.shape[0]), force=True)
         if self.distbuf.shape[0] < 4 * self.boxes * self.cells:
             self.distbuf = np.zeros(4 * self.boxes * self.cells, np.int32)
         return self
 
-    def _resize(self, nodes, keep):
+    def held(self, nodes, heap):
+        """Bytes of the growable arrays for ``nodes`` states and a heap of ``heap``
+        entries: node arrays (and the companions' ``per_node``), table and heap."""
+        return (nodes * (2 * self.boxes + 24 + self.per_node)
+                + 8 * _pow2_at_least(2 * nodes) + 8 * heap)
+
+    def _resize(self, nodes, keep, check=True):
         """Node arrays for ``nodes`` states (the first ``keep`` copied) and a table of
-        at least twice that many slots (the running search's states reinserted). False,
-        with the workspace unchanged, when ``ctr[C_HALT]`` (a time limit or cancel token
-        watching the search) is set before the copy is done: it takes seconds at 10M
-        states, and the halted search is abandoned anyway."""
+        at least twice that many slots (the running search's states reinserted).
+        Returns RUNNING; HALTED, with the workspace unchanged, when ``ctr[C_HALT]`` (a
+        time limit or cancel token watching the search) is set before the copy is done
+        (it takes seconds at 10M states, and the halted search is abandoned anyway);
+        LIMIT, unchanged, when ``check`` and the memory would not hold the new arrays
+        (:func:`levelforge.memory.hold`) or their allocation fails."""
+        if not memory.hold(self, self.held(nodes, self.heap.shape[0]), force=not check):
+            return _s.LIMIT
         names = ("pool", "nplayer", "nparent", "ng", "nhash", "nmove")
-        new = (np.zeros(nodes * self.boxes, np.int16), np.zeros(nodes, np.int32),
-               np.zeros(nodes, np.int32), np.zeros(nodes, np.int32),
-               np.zeros(nodes, np.uint64), np.zeros(nodes, np.int32))
-        table = np.zeros(_pow2_at_least(2 * nodes), np.int64)
+        try:
+            new = (np.zeros(nodes * self.boxes, np.int16), np.zeros(nodes, np.int32),
+                   np.zeros(nodes, np.int32), np.zeros(nodes, np.int32),
+                   np.zeros(nodes, np.uint64), np.zeros(nodes, np.int32))
+            table = np.zeros(_pow2_at_least(2 * nodes), np.int64)
+        except MemoryError:
+            if not check:
+                raise
+            memory.failed(self, self.held(self.nodes, self.heap.shape[0]))
+            return _s.LIMIT
         if keep:
             nbox = int(self.ctr[_s.C_BOXES])
             for name, arr in zip(names, new):
                 if not copy_unless_halted(arr, getattr(self, name),
                                           keep * (nbox if name == "pool" else 1), self.ctr,
                                           _s.C_HALT):
-                    return False
+                    memory.hold(self, self.held(self.nodes, self.heap.shape[0]), force=True)
+                    return _s.HALTED
             if not _k.table_rebuild(table, self.ctr, new[4], new[1], self.zob):
-                return False
+                memory.hold(self, self.held(self.nodes, self.heap.shape[0]), force=True)
+                return _s.HALTED
         else:
             self.ctr[_s.C_TEPOCH] = 0
         self.nodes = nodes
         self.table = table
         for name, arr in zip(names, new):
             setattr(self, name, arr)
-        return True
+        return _s.RUNNING
 
     def grow(self, cap, room=None):
         """Double what the running search outgrew (status ``GROW``), never past what a
         search capped at ``cap`` states can use; the search then goes on unchanged.
-        ``room``: the most nodes one expansion adds (default: one per push). False when
-        ``ctr[C_HALT]`` stopped it (see :meth:`_resize`): the search must stop."""
+        ``room``: the most nodes one expansion adds (default: one per push). Returns
+        RUNNING when it grew; HALTED when ``ctr[C_HALT]`` stopped it, LIMIT when the
+        memory would not hold the larger arrays (see :meth:`_resize`): either way the
+        search must stop."""
         if room is None:
             room = 4 * int(self.ctr[_s.C_BOXES]) + 1
         used = int(self.ctr[_s.C_NODES])
         if used + room > self.nodes or 2 * (used + room) > self.table.shape[0]:
-            if not self._resize(max(min(2 * self.nodes, cap + room), used + room), used):
-                return False
+            status = self._resize(max(min(2 * self.nodes, cap + room), used + room), used)
+            if status != _s.RUNNING:
+                return status
         if int(self.ctr[_s.C_HEAP]) + room > self.heap.shape[0]:
-            heap = np.zeros(2 * self.heap.shape[0] + room, np.int64)
+            size = 2 * self.heap.shape[0] + room
+            if not memory.hold(self, self.held(self.nodes, size)):
+                return _s.LIMIT
+            try:
+                heap = np.zeros(size, np.int64)
+            except MemoryError:
+                memory.failed(self, self.held(self.nodes, self.heap.shape[0]))
+                return _s.LIMIT
             if not copy_unless_halted(heap, self.heap, self.heap.shape[0], self.ctr,
                                       _s.C_HALT):
-                return False
+                memory.hold(self, self.held(self.nodes, self.heap.shape[0]), force=True)
+                return _s.HALTED
             self.heap = heap
-        return True
+        return _s.RUNNING
 
     def search_arrays(self):
         """The arrays of the search kernels, in their argument order (after ``zob``)."""
@@ -417,11 +455,13 @@ class Solver:
               time_limit: float | None = None, optimal: bool = True,
               cancel: Cancel | None = None, optimize: bool = False) -> SolveResult:
         """Solve ``level``; see :func:`solve`."""
+        refused = memory.refusals()
         result = self._solve(level, max_nodes, time_limit, optimal, cancel, optimize)
         if result.status != LIMIT:
             return result
-        clock = time_limit is not None and result.elapsed_ms >= 1000 * time_limit
-        return replace(result, limit_by="time" if clock else "states")
+        if time_limit is not None and result.elapsed_ms >= 1000 * time_limit:
+            return replace(result, limit_by="time")
+        return replace(result, limit_by="memory" if memory.refusals() > refused else "states")
 
     def _solve(self, level, max_nodes, time_limit, optimal, cancel, optimize):
         _load_kernels()  # once per process, outside the timing and the time limit
@@ -537,9 +577,11 @@ class Solver:
         best = None
         ctr = self.workspace.ctr
         if RESTART_AT > 0:
+            refused = memory.refusals()
             status, solution, nodes, expanded = self._search(
                 board, box_cells, player, min(cap, RESTART_AT), 1, None, symtab, limit)
-            if status != LIMIT or cap <= RESTART_AT or limit.reason() is not None:
+            if status != LIMIT or cap <= RESTART_AT or limit.reason() is not None \
+                    or memory.refusals() > refused:  # no room for more searches
                 return status, solution, nodes, expanded, True
             best = self._incumbent(level, cap, limit)
         if best is not None:
@@ -601,9 +643,11 @@ class Solver:
                 if limit.reason() is not None:
                     status = _s.HALTED
                     break
-                if status == _s.GROW and not ws.grow(cap, room):
-                    status = _s.HALTED  # stopped while it grew: abandoned
-                    break
+                if status == _s.GROW:
+                    grown = ws.grow(cap, room)
+                    if grown != _s.RUNNING:  # halted while it grew, or no memory for it
+                        status = grown
+                        break
                 done = int(ws.ctr[_s.C_EXPANDED])
                 pdb = _pairs.pairs_due(pdb, done, self._pair_board)
                 budget = _BUDGET

@@ -38,16 +38,20 @@ def finished(*result):
 def whole_steps(status, budget, ctr, limit, grow, run):
     """Drive a search kernel in steps of ``budget`` expansions: the generator a search
     delegates to (``yield from``). ``status`` is its start's; while it says RUNNING or
-    GROW, ``grow()`` grows the arrays after GROW (False: stopped while it grew) and
-    ``run(left)`` calls the kernel for at most ``left`` expansions (counted in
-    ``ctr``). Yields ``(nodes, expanded)`` after each whole step (never cut where the
+    GROW, ``grow()`` grows the arrays after GROW and ``run(left)`` calls the kernel for
+    at most ``left`` expansions (counted in ``ctr``). Yields ``(nodes, expanded)`` after each whole step (never cut where the
     arrays grow, so where the steps end does not depend on the arrays a workspace kept
-    from an earlier solve) and returns the last status, HALTED when ``limit`` stopped
-    it or a growth was abandoned."""
+    from an earlier solve) and returns the last status: HALTED when ``limit`` stopped
+    it or a growth was abandoned, LIMIT when the memory would not hold the growth
+    (``grow()`` returns RUNNING when it grew, else the status to end with)."""
     left = budget
     while status == _s.RUNNING or status == _s.GROW:
-        if limit.reason() is not None or (status == _s.GROW and not grow()):
+        if limit.reason() is not None:
             return _s.HALTED
+        if status == _s.GROW:
+            grown = grow()
+            if grown != _s.RUNNING:
+                return grown
         before = int(ctr[_s.C_EXPANDED])
         status = run(left)
         left -= int(ctr[_s.C_EXPANDED]) - before

@@ -62,9 +62,10 @@ function subtitle() {
   return parts.join(" · ");
 }
 
-/** What stopped a solve that answered `limit`: its clock (`clock`, as a phrase) or its
- * cap on stored states. */
+/** What stopped a solve that answered `limit`: its clock (`clock`, as a phrase), the
+ * server's memory or its cap on stored states. */
 function capText(r, clock) {
+  if (r.limit_by === "memory") return "the memory the server could give it";
   if (r.limit_by !== "states") return clock;
   return r.max_nodes == null ? "its cap on stored states"
     : `its cap of ${r.max_nodes.toLocaleString("en")} stored states`;

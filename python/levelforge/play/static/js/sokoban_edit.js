@@ -141,7 +141,8 @@ function report(c) {
       `(${c.nodes.toLocaleString("en")} states, ${ms}).`, "bad");
   } else {
     const what = c.note ? `limit (${c.note}, ` : c.limit_by === "states"
-      ? "cap on stored states (" : `${$("time-limit").value} s limit (`;
+      ? "cap on stored states (" : c.limit_by === "memory"
+        ? "limit of the server's memory (" : `${$("time-limit").value} s limit (`;
     setStatus(`Unknown: the solver reached its ${what}${c.nodes.toLocaleString("en")} ` +
       "states), so whether it can be solved is open.", "bad");
   }
