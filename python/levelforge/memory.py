@@ -20,9 +20,9 @@ import os
 import threading
 import weakref
 
-RESERVE = 512 << 20
-"""Bytes kept free for everything else (the interpreter, the kernels' work arrays, the
-page cache the system needs)."""
+RESERVE = 128 << 20
+"""Bytes kept free for everything else (the kernels' work arrays, the pair database of
+up to 48 MB, what the interpreter allocates after a growth)."""
 
 _held: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner -> bytes held
 _local = threading.local()  # this thread's refusals (a solve runs in one thread)
@@ -49,10 +49,24 @@ def _meminfo_available() -> int | None:
     return None
 
 
+def _stat(path: str, key: str) -> int:
+    """A field of a cgroup's ``memory.stat`` (0 when missing)."""
+    try:
+        with open(path) as f:
+            for line in f:
+                name, _, value = line.partition(" ")
+                if name == key:
+                    return int(value)
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
 def _cgroup_left() -> int | None:
     """Bytes the process's memory cgroup has left below its limit (v2 ``memory.max``
     less ``memory.current``, or v1 ``memory.limit_in_bytes`` less
-    ``memory.usage_in_bytes``), None when it has no limit or none can be read."""
+    ``memory.usage_in_bytes``; the usage without its inactive file pages, which the
+    kernel reclaims before it kills), None when it has no limit or none can be read."""
     try:
         with open("/proc/self/cgroup") as f:
             lines = f.read().splitlines()
@@ -63,14 +77,16 @@ def _cgroup_left() -> int | None:
         if controllers == "":  # v2
             base = "/sys/fs/cgroup" + path
             limit, usage = _read_int(base + "/memory.max"), _read_int(base + "/memory.current")
+            cache = "inactive_file"
         elif "memory" in controllers.split(","):  # v1
             base = "/sys/fs/cgroup/memory" + path
             limit = _read_int(base + "/memory.limit_in_bytes")
             usage = _read_int(base + "/memory.usage_in_bytes")
+            cache = "total_inactive_file"
         else:
             continue
         if limit is not None and usage is not None and limit < 1 << 60:
-            return max(limit - usage, 0)
+            return max(limit - usage + _stat(base + "/memory.stat", cache), 0)
     return None
 
 

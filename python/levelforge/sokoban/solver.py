@@ -104,7 +104,7 @@ class SolveResult:
     ``"states"`` (``max_nodes``, the default 1,000,000 filling in seconds on hard
     levels), or ``"memory"`` when a search was refused room to grow because the
     machine's (or its container's) memory would not hold it
-    (:mod:`levelforge.memory`: a search stops rather than being killed); None for any
+    (``levelforge.memory``: a search stops rather than being killed); None for any
     other status.
 
     >>> r = solve(Level.from_xsb('#####\\n#@$.#\\n#####'))
