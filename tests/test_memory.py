@@ -166,3 +166,27 @@ def test_an_allocation_that_fails_is_a_limit_by_memory_not_a_crash(machine, monk
     monkeypatch.setattr(solver_mod, "np", np)
     r = solver.solve(level)
     assert r.solved and replay(level, r.solution).is_solved
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_cgroup_limit_is_read_without_its_inactive_file_pages(tmp_path, version):
+    """A made-up cgroup tree: what is left is the limit less the usage, the reclaimable
+    file pages given back; no limit (v2 ``max``, v1's huge number) reads as None."""
+    proc = tmp_path / "cgroup"
+    if version == 2:
+        proc.write_text("0::/box\n")
+        d = tmp_path / "fs" / "box"
+        names = ("memory.max", "memory.current", "inactive_file")
+    else:
+        proc.write_text("5:cpu:/\n4:memory:/box\n")
+        d = tmp_path / "fs" / "memory" / "box"
+        names = ("memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file")
+    d.mkdir(parents=True)
+    (d / names[0]).write_text(f"{1000 * MB}\n")
+    (d / names[1]).write_text(f"{700 * MB}\n")
+    (d / "memory.stat").write_text(f"cache 5\n{names[2]} {50 * MB}\nother 7\n")
+    assert memory._cgroup_left(str(proc), str(tmp_path / "fs")) == (1000 - 700 + 50) * MB
+    (d / names[1]).write_text(f"{1200 * MB}\n")  # over its limit: nothing left
+    assert memory._cgroup_left(str(proc), str(tmp_path / "fs")) == 0
+    (d / names[0]).write_text("max\n" if version == 2 else "9223372036854771712\n")
+    assert memory._cgroup_left(str(proc), str(tmp_path / "fs")) is None

@@ -62,24 +62,26 @@ def _stat(path: str, key: str) -> int:
     return 0
 
 
-def _cgroup_left() -> int | None:
+def _cgroup_left(proc: str = "/proc/self/cgroup", root: str = "/sys/fs/cgroup") -> int | None:
     """Bytes the process's memory cgroup has left below its limit (v2 ``memory.max``
     less ``memory.current``, or v1 ``memory.limit_in_bytes`` less
     ``memory.usage_in_bytes``; the usage without its inactive file pages, which the
-    kernel reclaims before it kills), None when it has no limit or none can be read."""
+    kernel reclaims before it kills), None when it has no limit or none can be read.
+    ``proc`` and ``root``: where the process's cgroup list and the cgroup file system
+    are read (another tree in tests)."""
     try:
-        with open("/proc/self/cgroup") as f:
+        with open(proc) as f:
             lines = f.read().splitlines()
     except OSError:
         return None
     for line in lines:
         _, controllers, path = line.split(":", 2)
         if controllers == "":  # v2
-            base = "/sys/fs/cgroup" + path
+            base = root + path
             limit, usage = _read_int(base + "/memory.max"), _read_int(base + "/memory.current")
             cache = "inactive_file"
         elif "memory" in controllers.split(","):  # v1
-            base = "/sys/fs/cgroup/memory" + path
+            base = root + "/memory" + path
             limit = _read_int(base + "/memory.limit_in_bytes")
             usage = _read_int(base + "/memory.usage_in_bytes")
             cache = "total_inactive_file"
