@@ -33,7 +33,7 @@ def machine(monkeypatch):
 
 
 class Owner:
-    pass
+    """Something that holds arrays (a workspace)."""
 
 
 def fits_naive(held, asked_by, nbytes, free, rss):

@@ -12,7 +12,7 @@ were written, although a fresh array costs nothing until it is: so a growth is r
 while there is still room for the search to fill the arrays it has, not once the pages
 are gone. Where none of these figures can be read (not Linux), every growth is allowed;
 an allocation that fails all the same (``MemoryError``, as under an address-space limit)
-is a refusal too (:func:`failed`).
+is a refusal too (:func:`give_back`).
 """
 from __future__ import annotations
 
@@ -135,12 +135,14 @@ def held_by(owner: object) -> int:
     return _held.get(owner, 0)
 
 
-def failed(owner: object, nbytes: int) -> None:
-    """An allocation :func:`hold` allowed failed after all (``MemoryError``: an address
-    space limit, a system that does not overcommit): ``owner`` holds ``nbytes`` again,
-    and a refusal is counted as :func:`hold` counts one."""
+def give_back(owner: object, nbytes: int, refused: bool = False) -> None:
+    """A growth :func:`hold` allowed did not happen: ``owner`` holds ``nbytes`` again.
+    ``refused``: its allocation failed (``MemoryError``: an address-space limit, a
+    system that does not overcommit), counted as a refusal as :func:`hold` counts one;
+    otherwise it was stopped (a time limit or a cancel)."""
     _held[owner] = nbytes
-    _local.refused = refusals() + 1
+    if refused:
+        _local.refused = refusals() + 1
 
 
 def refusals() -> int:

@@ -98,15 +98,15 @@ class _Arrays:
                 old = getattr(self, name)
                 new[name] = np.zeros(size * (self.nbox if name == "pool" else 1), old.dtype)
                 if not copy_unless_halted(new[name], old, old.shape[0], ctr, _s.C_HALT):
-                    memory.hold(self, self.held(size // 2), force=True)
+                    memory.give_back(self, self.held(size // 2))
                     return _s.HALTED
             table = np.zeros(2 * size, np.int64)
         except MemoryError:
-            memory.failed(self, self.held(size // 2))
+            memory.give_back(self, self.held(size // 2), refused=True)
             return _s.LIMIT
         if not _bk.table_regrow(new["pool"], new["nplayer"], self.nbox, table, zob,
                                 int(ctr[_s.C_NODES]), ctr):
-            memory.hold(self, self.held(size // 2), force=True)
+            memory.give_back(self, self.held(size // 2))
             return _s.HALTED
         for name in names:
             setattr(self, name, new[name])

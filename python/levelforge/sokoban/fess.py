@@ -273,7 +273,7 @@ def fess_steps(ws, fws, board, box_cells, player, cap, limit, tun):
                 try:
                     fws.sync()
                 except MemoryError:  # the links' allocation failed: a limit, as in grow
-                    memory.failed(ws, memory.held_by(ws))
+                    memory.give_back(ws, memory.held_by(ws), refused=True)
                     return _s.LIMIT
             return status
 

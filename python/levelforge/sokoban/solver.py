@@ -209,7 +209,7 @@ class Workspace:
             self._resize(nodes, 0, check=False)  # small (_FIRST_NODES): always made
         if self.heap.shape[0] < 2 * nodes + 16:
             self.heap = np.zeros(2 * nodes + 16, np.int64)
-            memory.hold(self, self.held(self.nodes, self.heap.shape[0]), force=True)
+            self._record_held()
         if self.distbuf.shape[0] < 4 * self.boxes * self.cells:
             self.distbuf = np.zeros(4 * self.boxes * self.cells, np.int32)
         return self
@@ -219,6 +219,12 @@ class Workspace:
         entries: node arrays (and the companions' ``per_node``), table and heap."""
         return (nodes * (2 * self.boxes + 24 + self.per_node)
                 + 8 * _pow2_at_least(2 * nodes) + 8 * heap)
+
+    def _record_held(self, refused=False):
+        """Record the bytes of the arrays held now (:func:`levelforge.memory.give_back`):
+        after the first arrays are made, or a growth that did not happen (``refused``
+        when its allocation failed)."""
+        memory.give_back(self, self.held(self.nodes, self.heap.shape[0]), refused)
 
     def _resize(self, nodes, keep, check=True):
         """Node arrays for ``nodes`` states (the first ``keep`` copied) and a table of
@@ -239,7 +245,7 @@ class Workspace:
         except MemoryError:
             if not check:
                 raise
-            memory.failed(self, self.held(self.nodes, self.heap.shape[0]))
+            self._record_held(refused=True)
             return _s.LIMIT
         if keep:
             nbox = int(self.ctr[_s.C_BOXES])
@@ -247,10 +253,10 @@ class Workspace:
                 if not copy_unless_halted(arr, getattr(self, name),
                                           keep * (nbox if name == "pool" else 1), self.ctr,
                                           _s.C_HALT):
-                    memory.hold(self, self.held(self.nodes, self.heap.shape[0]), force=True)
+                    self._record_held()
                     return _s.HALTED
             if not _k.table_rebuild(table, self.ctr, new[4], new[1], self.zob):
-                memory.hold(self, self.held(self.nodes, self.heap.shape[0]), force=True)
+                self._record_held()
                 return _s.HALTED
         else:
             self.ctr[_s.C_TEPOCH] = 0
@@ -281,11 +287,11 @@ class Workspace:
             try:
                 heap = np.zeros(size, np.int64)
             except MemoryError:
-                memory.failed(self, self.held(self.nodes, self.heap.shape[0]))
+                self._record_held(refused=True)
                 return _s.LIMIT
             if not copy_unless_halted(heap, self.heap, self.heap.shape[0], self.ctr,
                                       _s.C_HALT):
-                memory.hold(self, self.held(self.nodes, self.heap.shape[0]), force=True)
+                self._record_held()
                 return _s.HALTED
             self.heap = heap
         return _s.RUNNING
