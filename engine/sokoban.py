@@ -24,10 +24,11 @@ from .grid import flood_fill, outside_min, ring_runs
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_heuristic import _any_h, box_columns, matching_cost
 from .sokoban_match import child_matching, parent_matching
+from .sokoban_triples import triples_dead
 from .sokoban_pairs import pair_bound, pair_dead
 from .sokoban_state import (C_BOUND, C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL,
                             C_HALT, C_HEAP, C_NODES, C_PARTIAL, C_START, C_STATUS, C_TARGET,
-                            C_TEPOCH, C_UPPER, C_WEIGHT, GROW, HALTED, LIMIT, MAX_G,
+                            C_CHECKED, C_TEPOCH, C_UPPER, C_WEIGHT, GROW, HALTED, LIMIT, MAX_G,
                             MAX_GENERATION, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE, _T_FP_MASK,
                             _T_GEN_SHIFT, _T_NODE_BITS, _T_NODE_MASK)
 
@@ -124,6 +125,8 @@ def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside, 
     h = pair_bound(hm, wbox, nbox, norm, hside, pdb)
     if h >= UNREACHABLE:
         return True
+    if u < ctr[C_CHECKED] and triples_dead(pdb, wbox, nbox, norm):
+        return True  # stored before the table: its triples were never looked at
     if h > hm:
         _heap_push(heap, ctr, _key(gu, h, np.int64(1), _slot(u, lifo)) | _PAIRED | tie)
         return True

@@ -43,6 +43,7 @@ import numpy as np
 from numba import njit
 
 from .sokoban_state import C_HALT, UNREACHABLE
+from .sokoban_triples import triple_dead
 
 HEAD = 4
 
@@ -234,4 +235,4 @@ def pair_dead(pdb, wbox, nbox, cell, player):
         b = pdb[HEAD + c]
         if b >= 0 and pdb[tab + ((a * L + b) if a < b else (b * L + a)) * F + p] < 0:
             return True
-    return False
+    return triple_dead(pdb, wbox, nbox, cell, player)

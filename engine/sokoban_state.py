@@ -37,7 +37,9 @@ C_BOUND = 16     # a push-optimal search's proved lower bound: the largest f it 
 C_UPPER = 17     # set by the caller: 0, or the pushes of a known solution (an incumbent):
                  # a push-optimal search then stores no state of f at least that and
                  # ends UNSOLVABLE once every state below it is searched (see search_run)
-N_COUNTERS = 18
+C_CHECKED = 18  # nodes below this index were stored before the pair database came:
+# a push-optimal search checks each for three-box deadlocks whole when it is popped
+N_COUNTERS = 19
 
 RUNNING = 0
 SOLVED = 1

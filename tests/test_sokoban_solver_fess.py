@@ -336,13 +336,14 @@ def test_generator_path_never_compiles_the_feature_space_search(tmp_path):
             "from levelforge.engine import sokoban_deadlock as dl, sokoban_window as wi;"
             "from levelforge.engine import sokoban_backward as bk, sokoban_packing as pk;"
             "from levelforge.engine import sokoban_fess_cells as fc, sokoban_fess_macro as fm;"
+            "from levelforge.engine import sokoban_triples as tr;"
             "done = lambda *mods: sorted(n for mod in mods for n, d in vars(mod).items()"
             " if getattr(d, '__module__', '') == mod.__name__ and getattr(d, 'signatures', 0));"
             "from levelforge.engine import sokoban as k;"
             "macro = lambda: [n for n in ('_tunnel', '_way', 'tunnel_room')"
             " if getattr(k, n).signatures];"
             "r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8));"
-            "print(done(f, m, c, ff, dl, wi, bk, pk, fc, fm), macro()); solve(r.level);"
+            "print(done(f, m, c, ff, dl, wi, bk, pk, fc, fm, tr), macro()); solve(r.level);"
             "print(done(f, c, ff, dl, wi, bk, pk, fc, fm))")
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

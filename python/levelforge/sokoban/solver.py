@@ -642,6 +642,7 @@ class Solver:
         room = None if tun is None else _k.tunnel_room(int(box_cells.shape[0]), walls.shape[0])
         mw = self._matching_work(ws, box_cells.shape[0])
         ws.ctr[_s.C_PARTIAL] = partial
+        ws.ctr[_s.C_CHECKED] = 0
         with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
             status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight,
                                      *board, *ws.search_arrays(), plan, symtab, pdb)
@@ -655,7 +656,10 @@ class Solver:
                         status = grown
                         break
                 done = int(ws.ctr[_s.C_EXPANDED])
-                pdb = _pairs.pairs_due(pdb, done, self._pair_board)
+                due = _pairs.pairs_due(pdb, done, self._pair_board)
+                if due is not pdb:  # the states stored so far: checked whole when popped
+                    ws.ctr[_s.C_CHECKED] = ws.ctr[_s.C_NODES]
+                    pdb = due
                 budget = _BUDGET
                 if pdb is _pairs.NONE and self._pair_board is not None:
                     # the database comes in after exactly AFTER expansions, wherever a
