@@ -142,7 +142,7 @@ def test_solver_keeps_the_optimum_with_triples(after):
 
 
 def test_unsolvable_stays_a_proof():
-    # three boxes frozen against the top wall, off goals, with the room to move around
+    # two boxes held against the top wall off goals, a third free: the verdict stays a proof
     level = Level.from_xsb("#######\n"
                            "#  $$ #\n"
                            "# $   #\n"
