@@ -46,6 +46,10 @@ from .sokoban_state import C_HALT, UNREACHABLE
 from .sokoban_triples import triple_dead
 
 HEAD = 4
+PENALTY_SHIFT = 16
+VALUE = (1 << PENALTY_SHIFT) - 1
+"""A table entry's pushes (its low bits); the bits above hold the pair's penalty over
+the matching (:func:`penalty_fold`), 0 where none was built."""
 
 
 def pair_table_size(live, floor, cells, boxes):
@@ -177,7 +181,6 @@ def pair_bound(h, wbox, nbox, player, cols, pdb):
             b4 = least + 4 * (-col - 1)
             best = np.int64(min(min(pdb[b4], pdb[b4 + 1]), min(pdb[b4 + 2], pdb[b4 + 3])))
         pdb[single + i] = best
-        pdb[used + i] = 0
         total += best
     m = 0
     for i in range(nbox):
@@ -187,17 +190,29 @@ def pair_bound(h, wbox, nbox, player, cols, pdb):
             v = pdb[tab + ((a * L + b) if a < b else (b * L + a)) * F + p]
             if v < 0:
                 return np.int64(UNREACHABLE)
-            gain = v - pdb[single + i] - pdb[single + j]
-            if gain > 0:
+            gain = (v & VALUE) - pdb[single + i] - pdb[single + j]
+            if gain > 0 or v > VALUE:  # beats its singles, or a penalty (high bits)
                 pdb[pairs + 3 * m] = i
                 pdb[pairs + 3 * m + 1] = j
-                pdb[pairs + 3 * m + 2] = gain
+                pdb[pairs + 3 * m + 2] = max(gain, 0) | (v & ~VALUE)
                 m += 1
+    total += _greedy(pdb, used, pairs, m, nbox, VALUE, 0)
+    return max(h, total, h + _greedy(pdb, used, pairs, m, nbox, ~VALUE, PENALTY_SHIFT))
+
+
+@njit(cache=True, _nrt=False)
+def _greedy(pdb, used, pairs, m, nbox, bits, shift):
+    """The sum over disjoint pairs chosen greedily, largest first, of the value in
+    ``bits`` (shifted down by ``shift``) of the ``m`` candidates at ``pairs``
+    (``i, j, value`` each); ``used`` (``nbox`` slots) is cleared first."""
+    for i in range(nbox):
+        pdb[used + i] = 0
+    total = np.int64(0)
     while True:
         best = 0
         pick = -1
         for q in range(m):
-            g = pdb[pairs + 3 * q + 2]
+            g = (pdb[pairs + 3 * q + 2] & bits) >> shift
             if g > best and pdb[used + pdb[pairs + 3 * q]] == 0 \
                     and pdb[used + pdb[pairs + 3 * q + 1]] == 0:
                 best = g
@@ -207,7 +222,7 @@ def pair_bound(h, wbox, nbox, player, cols, pdb):
         pdb[used + pdb[pairs + 3 * pick]] = 1
         pdb[used + pdb[pairs + 3 * pick + 1]] = 1
         total += best
-    return max(h, total)
+    return total
 
 
 @njit(cache=True, _nrt=False)
@@ -236,3 +251,58 @@ def pair_dead(pdb, wbox, nbox, cell, player):
         if b >= 0 and pdb[tab + ((a * L + b) if a < b else (b * L + a)) * F + p] < 0:
             return True
     return triple_dead(pdb, wbox, nbox, cell, player)
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def penalty_fold(pdb, work, g1, g2, dist, compof, pen):
+    """Fold one goal pair into the penalties ``pen`` (one slot per table state, start
+    large): ``work`` holds the pair table of a search of pulls from goals ``g1`` and
+    ``g2`` only (:func:`pair_build` with those two goal cells), so its value is the
+    exact pushes that put the two boxes onto exactly those goals. Each state's penalty
+    becomes the least, over goal pairs, of that value less the boxes' cheaper
+    assignment to the two goals by lone push distances (``dist`` rows ``g1``, ``g2``,
+    the column of each box's side the player reaches, as the matching takes it:
+    ``compof``).
+
+    Why the matching plus the penalties of disjoint pairs is a lower bound: a solution
+    puts every box on a goal; for each pair, its pushes are at least the exact value for
+    its two final goals, which is at least the pair's assignment to them plus the
+    penalty; the pairs' assignments and the other boxes' distances to their final goals
+    make a perfect matching, which costs at least the min-cost one."""
+    L = pdb[0]
+    F = pdb[1]
+    n = pdb[2]
+    tab = HEAD + 4 * n
+    lcell = HEAD + 2 * n
+    fcell = HEAD + 3 * n
+    for a in range(L):
+        ca = pdb[lcell + a]
+        for b in range(a + 1, L):
+            cb = pdb[lcell + b]
+            for p in range(F):
+                s = (a * L + b) * F + p
+                e = work[tab + s]
+                if e < 0:
+                    continue
+                pc = pdb[fcell + p]
+                a1 = _lone(dist, g1, ca, compof[ca * n + pc])
+                a2 = _lone(dist, g2, ca, compof[ca * n + pc])
+                b1 = _lone(dist, g1, cb, compof[cb * n + pc])
+                b2 = _lone(dist, g2, cb, compof[cb * n + pc])
+                least = min(a1 + b2, a2 + b1)
+                if least >= UNREACHABLE:
+                    continue
+                v = e - least
+                if v < pen[s]:
+                    pen[s] = v
+
+
+@njit(cache=True, _nrt=False)
+def _lone(dist, g, c, k):
+    """Box on ``c``'s push distance to goal row ``g`` from side ``k`` (the best side
+    when ``k < 0``), as :func:`levelforge.engine.sokoban_heuristic.matching_cost`
+    reads it."""
+    if k >= 0:
+        return np.int64(dist[g, 4 * c + k])
+    return np.int64(min(min(dist[g, 4 * c], dist[g, 4 * c + 1]),
+                        min(dist[g, 4 * c + 2], dist[g, 4 * c + 3])))

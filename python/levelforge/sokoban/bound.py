@@ -48,8 +48,8 @@ def push_lower_bound(level: Level, workspace: Workspace | None = None,
     cols = np.zeros(nbox, np.int64)
     _h.box_columns(box_cells, nbox, np.int64(player), ws.compof, n, cols)
     h = _h.matching_cost(cols, nbox, dist, *ws.hung[:6])
-    pdb = pair_database(walls, ws.dead[:n], goal_cells, level.width, nbox, dist) \
-        if pairs else None
+    pdb = pair_database(walls, ws.dead[:n], goal_cells, level.width, nbox, dist,
+                        compof=ws.compof) if pairs else None
     if pdb is not None:
         h = _p.pair_bound(h, box_cells, nbox, np.int64(player), cols, pdb)
     h = int(h)
@@ -58,7 +58,8 @@ def push_lower_bound(level: Level, workspace: Workspace | None = None,
 
 def pair_table(level: Level, workspace: Workspace | None = None) -> np.ndarray | None:
     """The box-pair pattern database (the ``pdb`` array of
-    :func:`levelforge.sokoban.pairs.pair_database`) of ``level``'s board, or None (fewer
+    :func:`levelforge.sokoban.pairs.pair_database`, with its penalties over the
+    matching) of ``level``'s board, or None (fewer
     than two boxes, a board too large for it, or a sealed box or goal left unpaired).
 
     >>> pair_table(Level.from_xsb('#####\\n#@$.#\\n#####')) is None
@@ -69,7 +70,7 @@ def pair_table(level: Level, workspace: Workspace | None = None) -> np.ndarray |
         return None
     ws, walls, goal_cells, box_cells, player, dist = prepared
     return pair_database(walls, ws.dead[:walls.shape[0]], goal_cells, level.width,
-                         box_cells.shape[0], dist)
+                         box_cells.shape[0], dist, compof=ws.compof)
 
 
 def _prepare(level, workspace):

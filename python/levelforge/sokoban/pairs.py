@@ -27,6 +27,9 @@ TRIPLE_STATES = 24_000_000
 """Largest three-box deadlock table built with a pair database (three live cells times
 floor cells: one bit each, and a 4-byte queue slot each while it is built); larger
 boards go without it. 0 turns the table off (for comparisons)."""
+PENALTY_WORK = 150_000_000
+"""Most states the penalties' searches (goal pairs times table states) may cover; a
+board beyond it keeps the pair table without penalties."""
 MOST_STATES = 4_000_000
 """Largest pair table built (live cells squared times floor cells); larger boards go
 without it (the matching alone). 0 turns the database off (for comparisons)."""
@@ -36,15 +39,18 @@ def pairs_due(pdb: npt.NDArray[np.int32], expanded: int,
               board: tuple | None) -> npt.NDArray[np.int32]:
     """The ``pdb`` a search goes on with: ``pdb`` itself unless it is :data:`NONE`, the
     search has expanded :data:`AFTER` states and ``board`` (the arguments of
-    :func:`pair_database`, None for no database) is given; then the database with its
-    three-box deadlock table, or a one-slot array (off) when the board is too large.
+    :func:`pair_database` up to ``dist``, then ``compof``; None for no database) is
+    given; then the database with its penalties and its three-box deadlock table, or a
+    one-slot array (off) when the board is too large.
 
     >>> pairs_due(NONE, 0, None) is NONE
     True
     """
     if pdb is not NONE or board is None or expanded < AFTER:
         return pdb
-    built = pair_database(*board, triples=True)
+    walls, dead, goal_cells, width, boxes, dist, compof = board
+    built = pair_database(walls, dead, goal_cells, width, boxes, dist, triples=True,
+                          compof=compof)
     return np.zeros(1, np.int32) if built is None else built
 
 
@@ -52,7 +58,8 @@ def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
                   goal_cells: npt.NDArray[np.int32], width: int, boxes: int,
                   dist: npt.NDArray, most: int | None = None,
                   ctr: npt.NDArray[np.int64] | None = None,
-                  triples: bool = False) -> npt.NDArray[np.int32] | None:
+                  triples: bool = False,
+                  compof: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int32] | None:
     """The ``pdb`` array of :func:`levelforge.engine.sokoban_pairs.pair_bound` for a
     board (``walls`` with the unreachable outside walled in, ``dead`` squares, goal
     cells, ``boxes`` boxes, the search's push distances ``dist``, one row per goal),
@@ -63,7 +70,11 @@ def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
     (:mod:`levelforge.engine.sokoban_triples`) when it has at most
     :data:`TRIPLE_STATES` states: the push-optimal searches take it, whose children are
     pruned by it; the feature-space search goes without (measured: it cost the any
-    mode's 10 s figure on XSokoban time and solved nothing more).
+    mode's 10 s figure on XSokoban time and solved nothing more). With ``compof`` (the
+    board's side components, as the matching reads them) each entry also holds the
+    pair's penalty over the matching in its high bits
+    (:func:`levelforge.engine.sokoban_pairs.penalty_fold`; one search of pulls per goal
+    pair, when those searches cover at most :data:`PENALTY_WORK` states in all).
 
     >>> from levelforge.sokoban import Level
     >>> walls, goals, _, _ = Level.from_xsb('#####\\n#@$.#\\n#####').arrays()
@@ -96,9 +107,37 @@ def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
     if not _p.pair_build(walls, dead, goal_cells, np.int64(width), pdb, np.zeros(size, np.int32),
                          np.zeros(size, np.int32), halt):
         return None
+    ng = goal_cells.shape[0]
+    if compof is not None and ng * (ng - 1) // 2 * size <= PENALTY_WORK:
+        if not _penalties(walls, dead, goal_cells, width, dist, compof, pdb, halt):
+            return None
     if triples and not _triple_table(walls, goal_cells, width, pdb, pairs_end, halt):
         return None
     return pdb
+
+
+def _penalties(walls, dead, goal_cells, width, dist, compof, pdb, halt):
+    """Put each pair's penalty over the matching into the high bits of ``pdb``'s table
+    entries (:func:`levelforge.engine.sokoban_pairs.penalty_fold`, one search of pulls
+    per goal pair); False when ``halt`` stopped it."""
+    n = walls.shape[0]
+    nl, nf = int(pdb[0]), int(pdb[1])
+    size = nl * nl * nf
+    tab = _p.HEAD + 4 * n
+    work = pdb[:tab + size].copy()
+    cur, nxt = np.zeros(size, np.int32), np.zeros(size, np.int32)
+    pen = np.full(size, 1 << 30, np.int64)
+    for x in range(goal_cells.shape[0]):
+        for y in range(x + 1, goal_cells.shape[0]):
+            two = goal_cells[[x, y]].astype(np.int32)
+            if not _p.pair_build(walls, dead, two, np.int64(width), work, cur, nxt, halt):
+                return False
+            _p.penalty_fold(pdb, work, x, y, dist, compof, pen)
+    pen = np.clip(np.where(pen >= 1 << 30, 0, pen), 0, 0x7FFF).astype(np.int32)
+    table = pdb[tab:tab + size]
+    solvable = table >= 0
+    table[solvable] |= pen[solvable] << _p.PENALTY_SHIFT
+    return True
 
 
 def _triple_table(walls, goal_cells, width, pdb, off, halt):

@@ -520,7 +520,8 @@ class Solver:
         if not optimal and not _ANY_LOADED:  # the same for the any-solution searches
             start += _untimed(_load_any_kernels, limit)
         ws.ctr[_s.C_STAGE] = 0
-        self._pair_board = (walls, dead, goal_cells, width, nbox, dist) if optimal else None
+        self._pair_board = (walls, dead, goal_cells, width, nbox, dist, ws.compof) \
+            if optimal else None
         ws.ctr[_s.C_TARGET] = 0 if self._target is None else self._target + 1
         self._pdb = None
         ws.ctr[_s.C_BOUND] = 0  # raised by the push-optimal searches of this solve
