@@ -151,6 +151,13 @@ def triple_build(walls, goal_cells, width, pdb, queue, ta, tb, tc, ctr):
 
 
 @njit(cache=True, _nrt=False)
+def _other(pdb, box, cell):
+    """The live index of the box on ``box``, or -1 when it is the moved box on ``cell``
+    or off the live cells."""
+    return np.int64(-1) if box == cell else np.int64(pdb[4 + box])
+
+
+@njit(cache=True, _nrt=False)
 def triple_dead(pdb, wbox, nbox, cell, player):
     """True when the box on ``cell`` and two other boxes of ``wbox[:nbox]`` have no
     three-box solution from the player cell ``player`` (a deadlock: module docstring).
@@ -171,17 +178,11 @@ def triple_dead(pdb, wbox, nbox, cell, player):
     if a < 0 or p < 0:
         return False
     for j in range(nbox):
-        cj = wbox[j]
-        if cj == cell:
-            continue
-        b = pdb[4 + cj]
+        b = _other(pdb, wbox[j], cell)
         if b < 0:
             continue
         for k in range(j + 1, nbox):
-            ck = wbox[k]
-            if ck == cell:
-                continue
-            c = pdb[4 + ck]
+            c = _other(pdb, wbox[k], cell)
             if c < 0:
                 continue
             s = _number(pdb, c2, c3, a, b, c) * F + p
