@@ -30,7 +30,7 @@ from .sokoban_state import (C_BOUND, C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2
                             C_HALT, C_HEAP, C_NODES, C_PARTIAL, C_START, C_STATUS, C_TARGET,
                             C_CHECKED, C_TEPOCH, C_UPPER, C_WEIGHT, GROW, HALTED, LIMIT, MAX_G,
                             MAX_GENERATION, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE, _T_FP_MASK,
-                            _T_GEN_SHIFT, _T_NODE_BITS, _T_NODE_MASK)
+                            _T_FP_BITS, _T_GEN_SHIFT, _T_NODE_BITS, _T_NODE_MASK)
 
 _LOWER = np.array([ord("u"), ord("l"), ord("r"), ord("d")], dtype=np.uint8)
 _UPPER = np.array([ord("U"), ord("L"), ord("R"), ord("D")], dtype=np.uint8)
@@ -42,9 +42,9 @@ def _key(g, h, weight, node):
     weighted, ``h`` greedy for weight 0), then larger ``g`` first, then the node (a
     push-optimal search puts a tie field above it: :func:`_tie`)."""
     f = h if weight == 0 else g + weight * h
-    if f > 0xFFFF:  # far beyond any representable solution (MAX_G): keep it last
-        f = 0xFFFF
-    return (np.int64(f) << 47) | (np.int64(MAX_G - g) << 32) | np.int64(node)
+    if f > F_MOST:  # beyond any representable solution (MAX_G): keep it last
+        f = F_MOST
+    return (np.int64(f) << _F_SHIFT) | (np.int64(MAX_G - g) << _G_SHIFT) | np.int64(node)
 
 
 @njit(cache=True, _nrt=False)
@@ -59,13 +59,21 @@ def _target_h(h, norm, ctr):
     return h
 
 
-_NODE_BITS = np.int64((1 << _T_NODE_BITS) - 1)  # a heap key's node (MAX_NODES 2**26)
+# A heap key packs, from bit 62 down: f (15 bits, at most F_MOST), MAX_G - g (15 bits),
+# the flags _PAIRED and _PARTIAL, a push-optimal search's tie field (4 bits) and the node
+# (_T_NODE_BITS, as in the table's entries). Bit 63 stays clear: keys compare as int64.
+_NODE_BITS = np.int64((1 << _T_NODE_BITS) - 1)  # a heap key's node
 _TIE_SHIFT = _T_NODE_BITS  # a push-optimal heap key's tie field, 4 bits above the node
 _TIE_MOST = 15  # boxes off goals counted in it (4 bits)
-_PAIRED = np.int64(0x80000000)  # a heap key's flag: its bound has the box pairs in it
-_PARTIAL = np.int64(0x40000000)  # a heap key's flag: a node expanded in part before,
-# keyed with its children's pushes (one more than its own) so that ties go as if the
-# children themselves were in the heap
+_PARTIAL = np.int64(1) << (_T_NODE_BITS + 4)  # a heap key's flag: a node expanded in
+# part before, keyed with its children's pushes (one more than its own) so that ties go
+# as if the children themselves were in the heap
+_PAIRED = np.int64(1) << (_T_NODE_BITS + 5)  # a heap key's flag: its bound has the box
+# pairs in it
+_G_SHIFT = _T_NODE_BITS + 6  # a heap key's MAX_G - g
+_F_SHIFT = _G_SHIFT + 15  # a heap key's f
+F_MOST = (1 << (63 - _F_SHIFT)) - 1  # the largest f a key holds (MAX_G: none beyond counts)
+_NO_F = np.int64(1) << 40  # above every f: nothing deferred
 
 
 @njit(cache=True, _nrt=False)
@@ -115,7 +123,7 @@ def _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside, 
     pair deadlock (the node is dropped). Admissible keys stay admissible, so A* stays
     push-optimal (see :mod:`levelforge.engine.sokoban_pairs`). ``tie``: the node's tie
     field (:func:`_tie`), kept when it goes back."""
-    if gu + hm >= 0xFFFF:
+    if gu + hm >= F_MOST:
         return False  # a capped key: its bound is unknown here, expand as eager A* would
     base = u * nbox
     for i in range(nbox):
@@ -278,8 +286,8 @@ def _way(u, b, s, d, extra, g1, nplayer, nparent, ng, nhash, nmove, ctr):
 @njit(cache=True, _nrt=False)
 def _entry(generation, key, node):
     """A transposition-table entry: the search generation (an empty slot holds an older
-    one), 14 bits of the state's hash above the slot bits, and the node index."""
-    fp = np.int64((key >> np.uint64(_T_GEN_SHIFT)) & np.uint64(0x3FFF))
+    one), ``_T_FP_BITS`` bits of the state's hash above the slot bits, and the node index."""
+    fp = np.int64((key >> np.uint64(_T_GEN_SHIFT)) & np.uint64((1 << _T_FP_BITS) - 1))
     return (np.int64(generation) << _T_GEN_SHIFT) | (fp << _T_NODE_BITS) | np.int64(node)
 
 
@@ -551,27 +559,28 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
             ctr[C_STATUS] = UNSOLVABLE
             return UNSOLVABLE
         key = _heap_pop(heap, ctr)
-        if pdb is not None and weight == 1 and (key >> 47) > ctr[C_BOUND]:
-            ctr[C_BOUND] = key >> 47  # the open list's least f: a proved bound (docstring)
-        if (key >> 47) >= upper:  # every state below the incumbent searched: it is optimal
+        fk = key >> _F_SHIFT
+        if pdb is not None and weight == 1 and fk > ctr[C_BOUND]:
+            ctr[C_BOUND] = fk  # the open list's least f: a proved bound (docstring)
+        if fk >= upper:  # every state below the incumbent searched: it is optimal
             ctr[C_STATUS] = UNSOLVABLE
             return UNSOLVABLE
         u = _slot(np.int64(key & _NODE_BITS), lifo)
         tu = key & (np.int64(_TIE_MOST) << _TIE_SHIFT)  # its tie field, kept on re-keying
-        gu = MAX_G - np.int64((key >> 32) & np.int64(0x7FFF))
+        gu = MAX_G - np.int64((key >> _G_SHIFT) & np.int64(0x7FFF))
         if key & _PARTIAL:
             gu -= 1
         if gu != ng[u]:
             continue  # stale entry: the node was reached more cheaply since
         if pdb is not None and pdb.shape[0] > 1 and weight == 1 and (key & _PAIRED) == 0:
-            hm = (key >> 47) - gu  # the matching cost the node was pushed with
+            hm = fk - gu  # the matching cost the node was pushed with
             if _pair_raised(u, gu, hm, nbox, nbox_pool, nplayer, compof, pdb, wbox, hside,
                             heap, ctr, lifo, tu):
                 continue  # back in the heap with the larger bound, or a pair deadlock
         # with lifo, store only the children whose f is at most the node's and put it
         # back with the least f of the others (partial expansion: see the docstring)
-        fu = (key >> 47) if lifo else np.int64(0xFFFF)
-        fnext = np.int64(0xFFFF)
+        fu = fk if lifo and fk < F_MOST else _NO_F  # a capped key defers nothing
+        fnext = _NO_F
         if gu + 1 + (0 if tun is None else walls.shape[0]) >= MAX_G:  # unrepresentable: unknown
             ctr[C_STATUS] = LIMIT
             return LIMIT
@@ -730,7 +739,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
         if status != RUNNING:
             ctr[C_STATUS] = status
             return status
-        if fnext < 0xFFFF:  # its children of larger f, when the search gets there
+        if fnext < _NO_F:  # its children of larger f, when the search gets there
             _heap_push(heap, ctr, _key(gu + 1, fnext - gu - 1, np.int64(1), _slot(u, lifo))
                        | tu | _PAIRED | _PARTIAL)
     return RUNNING

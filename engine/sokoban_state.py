@@ -7,10 +7,11 @@ UNREACHABLE = 1 << 24  # push distance of a cell from which a goal cannot be rea
 _BIG = np.int64(1) << 50
 MAX_G = 32767  # pushes and f values must fit 15 bits of the packed heap key
 # a transposition-table entry packs (search generation, hash fingerprint, node index)
-_T_NODE_BITS = 26
-_T_NODE_MASK = (np.int64(1) << _T_NODE_BITS) - 1
-_T_FP_MASK = ((np.int64(1) << 14) - 1) << _T_NODE_BITS
+_T_NODE_BITS = 27  # MAX_NODES = 2**27 states
 _T_GEN_SHIFT = 40
+_T_FP_BITS = _T_GEN_SHIFT - _T_NODE_BITS  # hash bits kept between node and generation
+_T_NODE_MASK = (np.int64(1) << _T_NODE_BITS) - 1
+_T_FP_MASK = ((np.int64(1) << _T_FP_BITS) - 1) << _T_NODE_BITS
 MAX_GENERATION = (1 << 23) - 1  # then the table is cleared and generations restart
 
 # counter slots of ``ctr`` (int64[N_COUNTERS])

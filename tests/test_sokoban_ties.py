@@ -26,7 +26,7 @@ def test_heap_pops_follow_the_tie_rule(seed, lifo):
     rng = np.random.default_rng(seed)
     # few distinct f and g so that ties are common; nodes up to the largest cap
     entries = []
-    for node in rng.choice(1 << 26, size=300, replace=False):
+    for node in rng.choice(1 << s._T_NODE_BITS, size=300, replace=False):
         g = int(rng.integers(0, 6))
         f = g + int(rng.integers(0, 4))
         entries.append((f, g, int(rng.integers(0, 40)), int(node)))
@@ -39,7 +39,7 @@ def test_heap_pops_follow_the_tie_rule(seed, lifo):
     popped = []
     while ctr[s.C_HEAP]:
         key = k._heap_pop(heap, ctr)
-        popped.append((int(key >> 47), int(s.MAX_G - ((key >> 32) & 0x7FFF)),
+        popped.append((int(key >> k._F_SHIFT), int(s.MAX_G - ((key >> k._G_SHIFT) & 0x7FFF)),
                        int(key >> k._TIE_SHIFT) & k._TIE_MOST,
                        int(k._slot(np.int64(key & k._NODE_BITS), lifo))))
     want = reference_order(entries, lifo)
@@ -52,6 +52,23 @@ def test_the_tie_field_leaves_the_flags_and_node_alone():
     assert tie & k._NODE_BITS == 0
     assert tie & (k._PAIRED | k._PARTIAL) == 0
     assert int(tie >> k._TIE_SHIFT) == k._TIE_MOST
+
+
+def test_a_key_holds_its_fields_apart_up_to_the_largest_values():
+    # the largest node, f and g, with every flag and the full tie field: each reads back
+    node = (1 << s._T_NODE_BITS) - 1
+    for f, g in ((k.F_MOST, 0), (s.MAX_G, s.MAX_G), (5, 3)):
+        key = k._key(np.int64(g), np.int64(f - g), np.int64(1), np.int64(node)) \
+            | k._tie(np.int64(99)) | k._PAIRED | k._PARTIAL
+        assert key > 0  # the sign bit stays clear: keys order as int64
+        assert int(key >> k._F_SHIFT) == f
+        assert int(s.MAX_G - ((key >> k._G_SHIFT) & 0x7FFF)) == g
+        assert int(key & k._NODE_BITS) == node
+        assert int(key >> k._TIE_SHIFT) & k._TIE_MOST == k._TIE_MOST
+    # f beyond what a key holds is capped, never wrapped into the g field
+    key = k._key(np.int64(2), np.int64(10 ** 6), np.int64(1), np.int64(0))
+    assert int(key >> k._F_SHIFT) == k.F_MOST
+    assert int(s.MAX_G - ((key >> k._G_SHIFT) & 0x7FFF)) == 2
 
 
 # Microban levels of 8 boxes and more (the rule's TIES_FROM), with their push-optimal

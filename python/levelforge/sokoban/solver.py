@@ -46,8 +46,9 @@ MAX_PUSHES = _s.MAX_G - 1
 """Longest solution, in pushes, the solver can represent (the heap key packs 15 bits)."""
 DEFAULT_MAX_NODES = 1_000_000
 """Default cap on stored search states; reaching it returns status ``limit``."""
-MAX_NODES = 1 << 26
-"""Largest accepted ``max_nodes``."""
+MAX_NODES = 1 << _s._T_NODE_BITS
+"""Largest accepted ``max_nodes`` (2**27: the node field of the search's heap keys and
+table entries)."""
 INCREMENTAL_FROM = 8
 """Boxes from which the best-first searches repair each child's matching from its
 parent's instead of solving it from scratch. Measured (push-optimal kernel time, the
