@@ -65,7 +65,8 @@ def pair_build(walls, dead, goal_cells, width, pdb, cur, nxt, ctr):
     of pulls from every state with both boxes on goals: walking costs 0, a pull 1.
     ``cur`` and ``nxt`` are int32 work arrays of ``L * L * F`` slots each. A state's
     value is the least number of pushes that puts both boxes on goals. Returns False,
-    the table unfinished, when ``ctr[C_HALT]`` was set (looked at every 2^14 states)."""
+    the table unfinished, when ``ctr[C_HALT]`` was set (looked at every 2^14 states and
+    every layer)."""
     steps = (-width, -1, 1, width)
     L = pdb[0]
     F = pdb[1]
@@ -99,6 +100,8 @@ def pair_build(walls, dead, goal_cells, width, pdb, cur, nxt, ctr):
                     ncur += 1
     d = 0
     while ncur > 0:
+        if ctr[C_HALT] != 0:  # each layer too: a goal pair's search may be smaller than 2^14
+            return False
         nnxt = 0
         i = 0
         while i < ncur:

@@ -67,6 +67,47 @@ def test_solve_time_limit_holds_on_the_largest_board(warm):
     assert r.status == "limit" and took < 0.2 + MARGIN_S
 
 
+def test_the_time_limit_reaches_the_pair_database_built_mid_search(warm, monkeypatch):
+    """The push-optimal search builds its pair database after ``pairs.AFTER``
+    expansions; that build is handed the search's counters, whose halt slot the time
+    limit sets (a build that never looked at it ran past the limit: XSokoban 58 took
+    2.3 s under a 0.3 s limit)."""
+    from levelforge.sokoban import pairs
+    real = pairs.pair_database
+    seen = []
+
+    def slow_build(*args, ctr=None, **kwargs):
+        # hold the build until the halt arrives, as a long build would run into it
+        t = time.perf_counter()
+        while ctr is not None and ctr[Ks.C_HALT] == 0 and time.perf_counter() - t < 30:
+            time.sleep(0.01)
+        seen.append(ctr is not None and ctr[Ks.C_HALT] != 0)
+        return real(*args, ctr=ctr, **kwargs)
+
+    monkeypatch.setattr(pairs, "pair_database", slow_build)
+    r = solve(MICROBAN[143], time_limit=0.3)  # 144: far more than AFTER expansions
+    assert seen == [True] and r.status == "limit" and r.limit_by == "time"
+
+
+def test_a_set_halt_slot_stops_a_goal_pairs_search_of_pulls_at_once():
+    # one layer of a two-goal search is far smaller than the 2^14 states between looks
+    from levelforge.engine import sokoban_pairs as P
+    from levelforge.sokoban.pairs import pair_database
+    level = MICROBAN[0]
+    walls, goals, _, _ = level.arrays()
+    cells = np.flatnonzero(goals).astype(np.int32)
+    n = walls.shape[0]
+    dist = np.zeros((cells.shape[0], 4 * n), np.int32)
+    ctr = np.zeros(Ks.N_COUNTERS, np.int64)
+    pdb = pair_database(walls, walls * 0, cells, level.width, 2, dist, ctr=ctr)
+    size = int(pdb[0]) ** 2 * int(pdb[1])
+    work = np.zeros(size, np.int32), np.zeros(size, np.int32)
+    assert P.pair_build(walls, walls * 0, cells[:2], np.int64(level.width), pdb, *work, ctr)
+    ctr[Ks.C_HALT] = 1
+    assert not P.pair_build(walls, walls * 0, cells[:2], np.int64(level.width), pdb, *work,
+                            ctr)
+
+
 def test_a_set_halt_slot_stops_the_push_distances_before_any_work():
     level = room(12, 12, 3)  # enclosed: every floor cell has its four neighbours
     walls, goals, _, _ = level.arrays()

@@ -35,13 +35,14 @@ MOST_STATES = 4_000_000
 without it (the matching alone). 0 turns the database off (for comparisons)."""
 
 
-def pairs_due(pdb: npt.NDArray[np.int32], expanded: int,
-              board: tuple | None) -> npt.NDArray[np.int32]:
+def pairs_due(pdb: npt.NDArray[np.int32], expanded: int, board: tuple | None,
+              ctr: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int32]:
     """The ``pdb`` a search goes on with: ``pdb`` itself unless it is :data:`NONE`, the
     search has expanded :data:`AFTER` states and ``board`` (the arguments of
     :func:`pair_database` up to ``dist``, then ``compof``; None for no database) is
     given; then the database with its penalties and its three-box deadlock table, or a
-    one-slot array (off) when the board is too large.
+    one-slot array (off) when the board is too large or the search's counters ``ctr``
+    (watched by its time limit) said halt while it was built.
 
     >>> pairs_due(NONE, 0, None) is NONE
     True
@@ -49,7 +50,7 @@ def pairs_due(pdb: npt.NDArray[np.int32], expanded: int,
     if pdb is not NONE or board is None or expanded < AFTER:
         return pdb
     walls, dead, goal_cells, width, boxes, dist, compof = board
-    built = pair_database(walls, dead, goal_cells, width, boxes, dist, triples=True,
+    built = pair_database(walls, dead, goal_cells, width, boxes, dist, ctr=ctr, triples=True,
                           compof=compof)
     return np.zeros(1, np.int32) if built is None else built
 

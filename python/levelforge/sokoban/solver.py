@@ -636,8 +636,6 @@ class Solver:
         ws = self.workspace
         walls, width = board[0], board[5]
         pdb = self._pdb  # built by an earlier search of this solve, or at AFTER expansions
-        if pdb is None:
-            pdb = _pairs.pairs_due(_pairs.NONE, 0, self._pair_board)  # AFTER = 0: at once
         # pushes go on through tunnels, but not in a packing stage (its goal is some
         # goals filled: a box may stay in a tunnel) nor on symmetric boards (images)
         tun = self._tun if int(ws.ctr[_s.C_STAGE]) == 0 and symtab is None else None
@@ -646,6 +644,8 @@ class Solver:
         ws.ctr[_s.C_PARTIAL] = partial
         ws.ctr[_s.C_CHECKED] = 0
         with limit.watch(ws.ctr, _s.C_HALT):  # the kernel stops before a push
+            if pdb is None:  # AFTER = 0: at once (its build stops when the limit halts)
+                pdb = _pairs.pairs_due(_pairs.NONE, 0, self._pair_board, ws.ctr)
             status = _k.search_start(box_cells, box_cells.shape[0], player, cap, weight,
                                      *board, *ws.search_arrays(), plan, symtab, pdb)
             while status == _s.RUNNING or status == _s.GROW:
@@ -658,7 +658,7 @@ class Solver:
                         status = grown
                         break
                 done = int(ws.ctr[_s.C_EXPANDED])
-                due = _pairs.pairs_due(pdb, done, self._pair_board)
+                due = _pairs.pairs_due(pdb, done, self._pair_board, ws.ctr)
                 if due is not pdb:  # the states stored so far: checked whole when popped
                     ws.ctr[_s.C_CHECKED] = ws.ctr[_s.C_NODES]
                     pdb = due
