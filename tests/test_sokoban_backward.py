@@ -279,6 +279,30 @@ def test_a_set_halt_slot_stops_the_growth_and_leaves_the_arrays_as_they_were():
     assert not table.any()  # stopped before the first node
 
 
+def test_a_halt_in_the_growth_keeps_every_state_and_the_capacity_the_kernel_reads(
+        monkeypatch):
+    """Each array takes its copy's place at once; a halt in the table's rebuild (after
+    every copy) leaves larger arrays with the same states, but ``nplayer`` and the
+    table, whose sizes the kernel reads as its capacity, as they were."""
+    a, ctr, zob = filled_arrays()
+    nplayer, table = a.nplayer, a.table
+    before = {n: getattr(a, n)[:3000 * (3 if n == "pool" else 1)].copy()
+              for n in ("pool", "nplayer", "ng", "heap", "pkey")}
+    regrow = _bk.table_regrow
+
+    def halted_regrow(pool, nplayer, nbox, table, zob, nodes, ctr):
+        ctr[backward_mod._s.C_HALT] = 1
+        return regrow(pool, nplayer, nbox, table, zob, nodes, ctr)
+
+    monkeypatch.setattr(_bk, "table_regrow", halted_regrow)
+    assert a.grow(ctr, zob) == backward_mod._s.HALTED
+    assert a.nplayer is nplayer and a.table is table and ctr[_bk.C_SIZE] == table.shape[0]
+    assert a.pool.shape[0] == 2 * 4096 * 3 and a.heap.shape[0] == 8192  # these grew
+    for name, was in before.items():
+        assert np.array_equal(getattr(a, name)[:was.shape[0]], was), name
+    assert all(naive_find(a, ctr, zob, j) for j in range(0, 3000, 7))
+
+
 def test_a_backward_search_cancelled_while_it_grows_stops_there(monkeypatch):
     """The token is set inside the first growth and the watchdog's halt awaited, so the
     stop comes in the copy: the search says ``cancelled`` with the states it had."""

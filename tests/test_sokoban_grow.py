@@ -1,6 +1,7 @@
 """A search's arrays grow while it runs (``Workspace.grow``: copies and a table rebuild,
 seconds at 10M states); a time limit or cancel token that fires meanwhile stops the
-growth, leaves the workspace as it was, and the solve says ``cancelled`` or ``limit``."""
+growth, leaves every state the workspace held, and the solve says ``cancelled`` or
+``limit``."""
 import time
 
 import numpy as np
@@ -110,3 +111,56 @@ def test_a_solve_cancelled_while_its_arrays_grow_stops_there_and_the_solver_goes
     want = Solver().solve(MICROBAN[5])
     got = solver.solve(MICROBAN[5])
     assert (got.status, got.pushes, got.nodes) == ("solved", want.pushes, want.nodes)
+
+
+def test_a_halt_between_the_copies_leaves_every_state_and_the_old_capacity(monkeypatch):
+    """The copies are made one array at a time, each taking its old one's place; a halt
+    after some of them leaves larger arrays beside old ones, so the kernels' capacity
+    (``nplayer``'s length, copied last) must still be the old one and every state kept."""
+    ws = filled_workspace()
+    nodes, nplayer = ws.nodes, ws.nplayer
+    before = {n: getattr(ws, n)[:3000 * (3 if n == "pool" else 1)].copy()
+              for n in ("pool", "nplayer", "nhash", "ng")}
+    copy = solver_mod.copy_unless_halted
+    done = []
+
+    def halting_copy(dst, src, n, flags, slot):
+        done.append(n)
+        if len(done) == 3:
+            flags[slot] = 1
+        return copy(dst, src, n, flags, slot)
+
+    monkeypatch.setattr(solver_mod, "copy_unless_halted", halting_copy)
+    assert ws.grow(10 ** 6, room=ws.nodes) == Ks.HALTED
+    assert ws.nodes == nodes and ws.nplayer is nplayer
+    assert ws.pool.shape[0] > nodes * 3 and ws.nparent.shape[0] > nodes  # these two grew
+    for name, was in before.items():
+        assert np.array_equal(getattr(ws, name)[:was.shape[0]], was), name
+    assert min(getattr(ws, n).shape[0] for n in ("nparent", "ng", "nhash", "nmove")) \
+        >= nplayer.shape[0]
+
+
+def test_from_halves_from_the_nodes_grow_by_half_and_the_table_is_kept_when_big_enough(
+        monkeypatch):
+    monkeypatch.setattr(solver_mod, "_HALVES_FROM", 1024)
+    ws = filled_workspace()  # 3016 node slots, a table of 8192
+    table = ws.table
+    assert ws.grow(10 ** 6, room=17) == Ks.RUNNING
+    assert ws.nodes == 3016 + 3016 // 2 and ws.table.shape[0] == 16384  # rebuilt, larger
+    assert table_nodes(ws) == list(range(3000))
+    ws.ctr[Ks.C_NODES] = ws.nodes - 8  # full again: 4524 -> 6786, the table is big enough
+    ws.nhash[3000:ws.nodes] = np.arange(3000, ws.nodes) * 7919 + 1
+    assert K.table_rebuild(ws.table, ws.ctr, ws.nhash, ws.nplayer, ws.zob)
+    table = ws.table
+    assert ws.grow(10 ** 6, room=17) == Ks.RUNNING
+    assert ws.nodes == 4524 + 2262 and ws.table is table
+    assert table_nodes(ws) == list(range(int(ws.ctr[Ks.C_NODES])))
+
+
+def test_a_search_is_the_same_whatever_its_arrays_grow_by(monkeypatch):
+    level = MICROBAN[92]  # 93: hundreds of thousands of states, many growths
+    want = Solver(max_nodes=300_000).solve(level)
+    monkeypatch.setattr(solver_mod, "_HALVES_FROM", 1 << 12)
+    got = Solver(max_nodes=300_000).solve(level)
+    assert (got.status, got.pushes, got.nodes, got.expanded) == \
+        (want.status, want.pushes, want.nodes, want.expanded)

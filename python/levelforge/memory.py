@@ -1,7 +1,7 @@
 """Memory a growing search may still take, so that a long search stops with a limit
 instead of being killed when the machine (or its container) runs out of memory.
 
-The Sokoban searches keep their states in arrays that double while a search needs them
+The Sokoban searches keep their states in arrays that grow while a search needs them
 (``max_nodes`` caps each search; four searches take turns in the any-solution mode). A
 growth asks :func:`hold` first: it is refused when the arrays every live search of the
 process would then hold, with the rest of the process, would not fit in what the process

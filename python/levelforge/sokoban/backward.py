@@ -81,35 +81,41 @@ class _Arrays:
 
     def grow(self, ctr, zob):
         """Double the node arrays, the heap and the table, keeping the search (the whole
-        new table in use: ``ctr[C_SIZE]``). Returns RUNNING when it grew; HALTED, with
-        every array as it was, when ``ctr[C_HALT]`` (a time limit or cancel token
-        watching the search) is set before it is done (the copies and the rebuild take
-        seconds at 10M states, and the halted search is abandoned anyway); LIMIT, with
-        nothing changed, when the memory would not hold the larger arrays
-        (:func:`levelforge.memory.hold`) or their allocation fails."""
+        new table in use: ``ctr[C_SIZE]``). Returns RUNNING when it grew; HALTED when
+        ``ctr[C_HALT]`` (a time limit or cancel token watching the search) is set before
+        it is done (the copies and the rebuild take seconds at 10M states, and the
+        halted search is abandoned anyway): every state is kept, some arrays may be
+        larger, and ``nplayer`` and the table, whose sizes the kernel reads as its
+        capacity, are as they were; LIMIT, with nothing changed, when the memory would
+        not hold the larger arrays (:func:`levelforge.memory.hold`) or their allocation
+        fails. Every new array is allocated before any is touched (a fresh array costs
+        no memory until written), and each copy takes its old array's place at once,
+        which frees it: at its peak a growth holds what the search held plus one
+        array's copy and the new ``nplayer`` and table."""
         size = 2 * self.nplayer.shape[0]
         if not memory.hold(self, self.held(size)):
             return _s.LIMIT
         links = ("pkey", "pchild", "psib") if self.feature_cells else ()
-        names = ("nplayer", "nparent", "ng", "nmove", "heap", *links, "pool")
-        new = {}
+        names = ("pool", "nparent", "ng", "nmove", "heap", *links, "nplayer")
         try:
-            for name in names:
-                old = getattr(self, name)
-                new[name] = np.zeros(size * (self.nbox if name == "pool" else 1), old.dtype)
-                if not copy_unless_halted(new[name], old, old.shape[0], ctr, _s.C_HALT):
-                    memory.give_back(self, self.held(size // 2))
-                    return _s.HALTED
+            new = {name: np.zeros(size * (self.nbox if name == "pool" else 1),
+                                  getattr(self, name).dtype) for name in names}
             table = np.zeros(2 * size, np.int64)
         except MemoryError:
             memory.give_back(self, self.held(size // 2), refused=True)
             return _s.LIMIT
-        if not _bk.table_regrow(new["pool"], new["nplayer"], self.nbox, table, zob,
+        for name in names:  # nplayer last, and kept aside until the table is filled
+            old = getattr(self, name)
+            if not copy_unless_halted(new[name], old, old.shape[0], ctr, _s.C_HALT):
+                memory.give_back(self, self.held(size // 2))
+                return _s.HALTED
+            if name != "nplayer":
+                setattr(self, name, new[name])
+        if not _bk.table_regrow(self.pool, new["nplayer"], self.nbox, table, zob,
                                 int(ctr[_s.C_NODES]), ctr):
             memory.give_back(self, self.held(size // 2))
             return _s.HALTED
-        for name in names:
-            setattr(self, name, new[name])
+        self.nplayer = new["nplayer"]
         self.table = table
         ctr[_bk.C_SIZE] = table.shape[0]
         return _s.RUNNING

@@ -74,6 +74,16 @@ Without a time limit the phase is capped by nodes instead (``RESTART_AT``), so i
 deterministic. 0: no such phase."""
 _BUDGET = 512  # expansions of one kernel call (time limits stop a call within it)
 _FIRST_NODES = 1 << 14  # node capacity a fresh workspace starts with; it doubles on demand
+_HALVES_FROM = 1 << 23
+"""Node capacity from which a search's arrays grow by half, not double: a copy of
+hundreds of megabytes costs less than the memory a doubling would leave unused, and
+the memory guard (:func:`levelforge.memory.hold`, which counts arrays whole) lets a
+search go on longer on a machine short of memory. The table still doubles, every
+other growth or so (it keeps at least twice the nodes' slots)."""
+_NODE_ARRAYS = (("pool", np.int16), ("nparent", np.int32), ("ng", np.int32),
+                ("nhash", np.uint64), ("nmove", np.int32), ("nplayer", np.int32))
+"""The node arrays of a workspace, in the order a growth copies them (``nplayer`` last:
+see :meth:`Workspace._resize`)."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +170,7 @@ def _zobrist_keys(cells: int) -> np.ndarray:
 class Workspace:
     """Search arrays for ``cells`` cells and ``boxes`` boxes, allocated once and reused
     by every search. The node arrays, the heap and the transposition table start small
-    and double while a search needs them (:meth:`grow`), so a large ``max_nodes`` costs
+    and grow while a search needs them (:meth:`grow`), so a large ``max_nodes`` costs
     nothing up front, and a growth the memory would not hold is refused
     (:func:`levelforge.memory.hold`): the search stops with ``limit``.
     ``per_node``: bytes per stored state that a companion keeps beside these arrays
@@ -229,20 +239,31 @@ class Workspace:
 
     def _resize(self, nodes, keep, check=True):
         """Node arrays for ``nodes`` states (the first ``keep`` copied) and a table of
-        at least twice that many slots (the running search's states reinserted).
-        Returns RUNNING; HALTED, with the workspace unchanged, when ``ctr[C_HALT]`` (a
-        time limit or cancel token watching the search) is set before the copy is done
-        (it takes seconds at 10M states, and the halted search is abandoned anyway);
-        LIMIT, unchanged, when ``check`` and the memory would not hold the new arrays
-        (:func:`levelforge.memory.hold`) or their allocation fails."""
+        at least twice that many slots (the running search's states reinserted, unless
+        the table already has that size: node numbers do not change, so it is kept).
+        Returns RUNNING; LIMIT, the workspace unchanged, when ``check`` and the memory
+        would not hold the new arrays (:func:`levelforge.memory.hold`) or their
+        allocation fails; HALTED when ``ctr[C_HALT]`` (a time limit or cancel token
+        watching the search) is set before the copy is done (it takes seconds at 10M
+        states, and the halted search is abandoned anyway). A halted growth leaves
+        every array at least as large as before with the same first ``keep`` entries,
+        ``nplayer`` (whose length the kernels read as the capacity) no larger than the
+        others, and a table of its new size that may miss states: no later search
+        reads those, as each starts a new table generation.
+
+        The memory a growth takes at its peak is what the search held before plus one
+        array's copied part (``pool``, the largest): every new array is allocated
+        before any is touched (a fresh array costs no memory until written), then each
+        is copied and takes its old one's place at once, which frees it; the old table
+        is dropped before the new one is filled."""
         if not memory.hold(self, self.held(nodes, self.heap.shape[0]), force=not check):
             return _s.LIMIT
-        names = ("pool", "nplayer", "nparent", "ng", "nhash", "nmove")
+        slots = _pow2_at_least(2 * nodes)
+        rebuild = not keep or self.table.shape[0] != slots
         try:
-            new = (np.zeros(nodes * self.boxes, np.int16), np.zeros(nodes, np.int32),
-                   np.zeros(nodes, np.int32), np.zeros(nodes, np.int32),
-                   np.zeros(nodes, np.uint64), np.zeros(nodes, np.int32))
-            table = np.zeros(_pow2_at_least(2 * nodes), np.int64)
+            new = {name: np.zeros(nodes * (self.boxes if name == "pool" else 1), dtype)
+                   for name, dtype in _NODE_ARRAYS}
+            table = np.zeros(slots, np.int64) if rebuild else self.table
         except MemoryError:
             if not check:
                 raise
@@ -250,25 +271,32 @@ class Workspace:
             return _s.LIMIT
         if keep:
             nbox = int(self.ctr[_s.C_BOXES])
-            for name, arr in zip(names, new):
+            for name, _ in _NODE_ARRAYS:  # nplayer last: the kernels' capacity
+                arr = new.pop(name)
                 if not copy_unless_halted(arr, getattr(self, name),
                                           keep * (nbox if name == "pool" else 1), self.ctr,
                                           _s.C_HALT):
                     self._record_held()
                     return _s.HALTED
-            if not _k.table_rebuild(table, self.ctr, new[4], new[1], self.zob):
-                self._record_held()
-                return _s.HALTED
+                setattr(self, name, arr)
+            self.nodes = nodes
+            if rebuild:
+                self.table = table  # the old table is freed before the new one is filled
+                if not _k.table_rebuild(table, self.ctr, self.nhash, self.nplayer,
+                                        self.zob):
+                    self._record_held()
+                    return _s.HALTED
         else:
             self.ctr[_s.C_TEPOCH] = 0
-        self.nodes = nodes
-        self.table = table
-        for name, arr in zip(names, new):
-            setattr(self, name, arr)
+            for name, arr in new.items():
+                setattr(self, name, arr)
+            self.nodes = nodes
+            self.table = table
         return _s.RUNNING
 
     def grow(self, cap, room=None):
-        """Double what the running search outgrew (status ``GROW``), never past what a
+        """Grow what the running search outgrew (status ``GROW``): the node arrays
+        double, or grow by half from :data:`_HALVES_FROM` states, never past what a
         search capped at ``cap`` states can use; the search then goes on unchanged.
         ``room``: the most nodes one expansion adds (default: one per push). Returns
         RUNNING when it grew; HALTED when ``ctr[C_HALT]`` stopped it, LIMIT when the
@@ -278,7 +306,8 @@ class Workspace:
             room = 4 * int(self.ctr[_s.C_BOXES]) + 1
         used = int(self.ctr[_s.C_NODES])
         if used + room > self.nodes or 2 * (used + room) > self.table.shape[0]:
-            status = self._resize(max(min(2 * self.nodes, cap + room), used + room), used)
+            more = self.nodes if self.nodes < _HALVES_FROM else self.nodes // 2
+            status = self._resize(max(min(self.nodes + more, cap + room), used + room), used)
             if status != _s.RUNNING:
                 return status
         if int(self.ctr[_s.C_HEAP]) + room > self.heap.shape[0]:
