@@ -1,7 +1,9 @@
 """A long solve under a memory ceiling: does it stop with ``limit``, or is it killed?
+And how much memory does a long solve take at its peak?
 
-    python asv_bench/report_memory.py [--ceiling 2G] [--ways cgroup,rlimit]
-                                      [--rows 64x64/128] [--mode optimal|any]
+    python asv_bench/report_memory.py [--ceiling 2G] [--ways cgroup,rlimit,none]
+                                      [--rows 64x64/128 | --xsb FILE --levels 64,79]
+                                      [--mode optimal|any]
                                       [--time-limit 300] [--max-nodes 67108864]
                                       [--python PATH]
 
@@ -16,6 +18,11 @@ two ways:
 - ``rlimit``: an address-space limit (``ulimit -v``, ``RLIMIT_AS``), set by the child
   once its kernels are loaded, of its address space then plus ``--ceiling``: past it
   an allocation fails (``MemoryError``). Unprivileged.
+- ``none``: no ceiling: the peak RSS the solve takes. With ``--time-limit 0`` (no clock)
+  and a ``--max-nodes`` the search reaches, the solve is the same state for state on
+  any machine, so its peak RSS compares code versions (``--python``).
+
+``--xsb`` and ``--levels`` (1-based) solve levels of a collection instead of rooms.
 
 The table gives how the child ended (``exit 0``, ``killed (signal 9)``, or the exception
 it died of), the solve's status and ``limit_by``, its stored states and seconds, and the
@@ -36,7 +43,7 @@ CHILD = """
 import json, sys, resource
 sys.path.insert(0, {tests!r})
 from rooms import room
-from levelforge.sokoban import Solver
+from levelforge.sokoban import Solver, load_xsb
 w, h, n = {row}
 solver = Solver(max_nodes={nodes})
 solver.solve(room(10, 10, 3), max_nodes=1000, optimal={optimal})  # kernels loaded
@@ -44,7 +51,7 @@ if {rlimit}:
     with open("/proc/self/status") as f:
         vm = next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmSize:"))
     resource.setrlimit(resource.RLIMIT_AS, (vm + {rlimit}, vm + {rlimit}))
-level = room(w, h, n)
+level = room(w, h, n) if {xsb!r} is None else load_xsb({xsb!r})[n - 1]
 r = solver.solve(level, time_limit={limit}, optimal={optimal})
 print(json.dumps({{"status": r.status, "limit_by": r.limit_by, "nodes": r.nodes,
                   "seconds": r.elapsed_ms / 1000}}), flush=True)
@@ -96,8 +103,10 @@ def run(way, ceiling, args, row):
     """One child's solve under the ceiling: ``(how it ended, its result as a dict, wall
     seconds, peak RSS in MB)``."""
     code = CHILD.format(tests=os.path.join(ROOT, "tests"), row=row, nodes=args.max_nodes,
-                        optimal=args.mode == "optimal", limit=args.time_limit,
-                        rlimit=ceiling if way == "rlimit" else 0)
+                        optimal=args.mode == "optimal", limit=args.time_limit or None,
+                        rlimit=ceiling if way == "rlimit" else 0, xsb=args.xsb)
+    if way not in ("cgroup", "rlimit", "none"):
+        raise SystemExit(f"unknown way {way!r}: cgroup, rlimit or none")
     path, enter = cgroup_child(ceiling) if way == "cgroup" else (None, None)
     t = time.perf_counter()
     with tempfile.TemporaryFile("w+") as err:
@@ -126,20 +135,31 @@ def main():
     ap.add_argument("--ceiling", default="2G")
     ap.add_argument("--ways", default="cgroup,rlimit")
     ap.add_argument("--rows", default="64x64/128")
+    ap.add_argument("--xsb", help="a collection whose --levels are solved instead of rooms")
+    ap.add_argument("--levels", help="1-based level numbers of --xsb, e.g. 64,79")
     ap.add_argument("--mode", choices=("optimal", "any"), default="optimal")
-    ap.add_argument("--time-limit", type=float, default=300.0)
+    ap.add_argument("--time-limit", type=float, default=300.0, help="seconds; 0: none")
     ap.add_argument("--max-nodes", type=int, default=1 << 26)
     ap.add_argument("--python", default=sys.executable)
     args = ap.parse_args()
+    if (args.xsb is None) != (args.levels is None):
+        ap.error("--xsb and --levels go together")
     ceiling = size(args.ceiling)
-    print(f"| ceiling ({args.ceiling}) | board | mode | child | status | limit_by | "
-          "stored states | s | peak RSS MB |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for way in args.ways.split(","):
+    if args.xsb is not None:
+        args.xsb = os.path.abspath(args.xsb)
+        rows = [(k, (0, 0, int(k))) for k in args.levels.split(",")]
+    else:
+        rows = []
         for spec in args.rows.split(","):
             dims, nbox = spec.split("/")
             w, h = (int(x) for x in dims.split("x"))
-            ended, got, wall, rss = run(way, ceiling, args, (w, h, int(nbox)))
+            rows.append((spec, (w, h, int(nbox))))
+    print(f"| way (ceiling {args.ceiling}) | board | mode | child | status | limit_by | "
+          "stored states | s | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for way in args.ways.split(","):
+        for spec, row in rows:
+            ended, got, wall, rss = run(way, ceiling, args, row)
             print(f"| {way} | {spec} | {args.mode} | {ended} | {got.get('status', '-')} | "
                   f"{got.get('limit_by', '-')} | {got.get('nodes', '-')} | "
                   f"{got.get('seconds', wall):.1f} | {rss:,.0f} |", flush=True)
