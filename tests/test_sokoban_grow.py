@@ -142,7 +142,7 @@ def test_a_halt_between_the_copies_leaves_every_state_and_the_old_capacity(monke
 
 def test_from_halves_from_the_nodes_grow_by_half_and_the_table_is_kept_when_big_enough(
         monkeypatch):
-    monkeypatch.setattr(solver_mod, "_HALVES_FROM", 1024)
+    monkeypatch.setattr(solver_mod, "_BY_HALF_FROM", 1024)
     ws = filled_workspace()  # 3016 node slots, a table of 8192
     table = ws.table
     assert ws.grow(10 ** 6, room=17) == Ks.RUNNING
@@ -160,7 +160,7 @@ def test_from_halves_from_the_nodes_grow_by_half_and_the_table_is_kept_when_big_
 def test_a_search_is_the_same_whatever_its_arrays_grow_by(monkeypatch):
     level = MICROBAN[92]  # 93: hundreds of thousands of states, many growths
     want = Solver(max_nodes=300_000).solve(level)
-    monkeypatch.setattr(solver_mod, "_HALVES_FROM", 1 << 12)
+    monkeypatch.setattr(solver_mod, "_BY_HALF_FROM", 1 << 12)
     got = Solver(max_nodes=300_000).solve(level)
     assert (got.status, got.pushes, got.nodes, got.expanded) == \
         (want.status, want.pushes, want.nodes, want.expanded)

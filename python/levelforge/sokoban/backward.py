@@ -107,13 +107,14 @@ class _Arrays:
         for name in names:  # nplayer last, and kept aside until the table is filled
             old = getattr(self, name)
             if not copy_unless_halted(new[name], old, old.shape[0], ctr, _s.C_HALT):
-                memory.give_back(self, self.held(size // 2))
+                # counted as grown once an array is: the guard errs on the safe side
+                memory.give_back(self, self.held(size if name != names[0] else size // 2))
                 return _s.HALTED
             if name != "nplayer":
                 setattr(self, name, new[name])
         if not _bk.table_regrow(self.pool, new["nplayer"], self.nbox, table, zob,
                                 int(ctr[_s.C_NODES]), ctr):
-            memory.give_back(self, self.held(size // 2))
+            memory.give_back(self, self.held(size))
             return _s.HALTED
         self.nplayer = new["nplayer"]
         self.table = table

@@ -74,7 +74,7 @@ Without a time limit the phase is capped by nodes instead (``RESTART_AT``), so i
 deterministic. 0: no such phase."""
 _BUDGET = 512  # expansions of one kernel call (time limits stop a call within it)
 _FIRST_NODES = 1 << 14  # node capacity a fresh workspace starts with; it doubles on demand
-_HALVES_FROM = 1 << 23
+_BY_HALF_FROM = 1 << 23
 """Node capacity from which a search's arrays grow by half, not double: a copy of
 hundreds of megabytes costs less than the memory a doubling would leave unused, and
 the memory guard (:func:`levelforge.memory.hold`, which counts arrays whole) lets a
@@ -251,11 +251,12 @@ class Workspace:
         others, and a table of its new size that may miss states: no later search
         reads those, as each starts a new table generation.
 
-        The memory a growth takes at its peak is what the search held before plus one
-        array's copied part (``pool``, the largest): every new array is allocated
-        before any is touched (a fresh array costs no memory until written), then each
-        is copied and takes its old one's place at once, which frees it; the old table
-        is dropped before the new one is filled."""
+        At its peak a growth holds what the search held before, plus one array's
+        copied part (``pool``, the largest) and what the new table adds to the old:
+        every new array is allocated before any is touched (a fresh array costs no
+        memory until written), then each is copied and takes its old one's place at
+        once, which frees it, and the old table is dropped before the new one is
+        filled."""
         if not memory.hold(self, self.held(nodes, self.heap.shape[0]), force=not check):
             return _s.LIMIT
         slots = _pow2_at_least(2 * nodes)
@@ -276,7 +277,8 @@ class Workspace:
                 if not copy_unless_halted(arr, getattr(self, name),
                                           keep * (nbox if name == "pool" else 1), self.ctr,
                                           _s.C_HALT):
-                    self._record_held()
+                    # counted as grown (some arrays are): the guard errs on the safe side
+                    memory.give_back(self, self.held(nodes, self.heap.shape[0]))
                     return _s.HALTED
                 setattr(self, name, arr)
             self.nodes = nodes
@@ -296,7 +298,7 @@ class Workspace:
 
     def grow(self, cap, room=None):
         """Grow what the running search outgrew (status ``GROW``): the node arrays
-        double, or grow by half from :data:`_HALVES_FROM` states, never past what a
+        double, or grow by half from :data:`_BY_HALF_FROM` states, never past what a
         search capped at ``cap`` states can use; the search then goes on unchanged.
         ``room``: the most nodes one expansion adds (default: one per push). Returns
         RUNNING when it grew; HALTED when ``ctr[C_HALT]`` stopped it, LIMIT when the
@@ -306,7 +308,7 @@ class Workspace:
             room = 4 * int(self.ctr[_s.C_BOXES]) + 1
         used = int(self.ctr[_s.C_NODES])
         if used + room > self.nodes or 2 * (used + room) > self.table.shape[0]:
-            more = self.nodes if self.nodes < _HALVES_FROM else self.nodes // 2
+            more = self.nodes if self.nodes < _BY_HALF_FROM else self.nodes // 2
             status = self._resize(max(min(self.nodes + more, cap + room), used + room), used)
             if status != _s.RUNNING:
                 return status
