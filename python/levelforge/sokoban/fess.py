@@ -81,16 +81,13 @@ class FessWorkspace:
             self.kids = np.zeros(_ff.K_FIELDS * 4 * (ws.boxes + 1), np.int64)
         if ws.nodes != self.nodes:
             keep = min(self.nodes, int(ws.ctr[_s.C_NODES]), ws.nodes)
-            arrays = []
-            for old, dtype in ((getattr(self, "nw", None), np.int32),
-                               (getattr(self, "pkey", None), np.int64),
-                               (getattr(self, "pchild", None), np.int32),
-                               (getattr(self, "psib", None), np.int32)):
+            for name, dtype in (("nw", np.int32), ("pkey", np.int64), ("pchild", np.int32),
+                                ("psib", np.int32)):
+                old = getattr(self, name, None)
                 new = np.zeros(ws.nodes, dtype)
                 if keep and old is not None:
                     new[:keep] = old[:keep]
-                arrays.append(new)
-            self.nw, self.pkey, self.pchild, self.psib = arrays
+                setattr(self, name, new)  # the old array is freed before the next copy
             self.nodes = ws.nodes
 
     def corral_arrays(self, walls):
