@@ -95,3 +95,21 @@ class IncrementalMatching:
 
     def time_astar(self, level, incremental):
         self.solver.solve(self.level)
+
+
+class SolveMemory:
+    """Peak memory of a push-optimal solve whose arrays grow many times (Microban 93:
+    solved with about 900,000 stored states, no clock, so the same search on every
+    machine); the long searches' figures: report_memory.py ``--ways none``."""
+
+    timeout = 300
+
+    def setup(self):
+        self.level = collections.load("microban")[92]
+        Solver().warm_up()
+
+    def peakmem_solve_capped(self):
+        Solver(max_nodes=1_000_000).solve(self.level)
+
+    def track_nodes(self):
+        return Solver(max_nodes=1_000_000).solve(self.level).nodes
