@@ -23,6 +23,21 @@ def box_columns(boxes, nbox, player, compof, n, cols):
 
 
 @njit(cache=True, _nrt=False)
+def column_cost(dist, col, g):
+    """Push distance to goal row ``g`` of the box of column ``col`` (see
+    :func:`box_columns`: ``4 * cell + side``, or ``-(cell + 1)`` for the box's best
+    side)."""
+    if col >= 0:
+        return np.int64(dist[g, col])
+    b4 = 4 * (-col - 1)
+    c = dist[g, b4]
+    for k in range(1, 4):
+        if dist[g, b4 + k] < c:
+            c = dist[g, b4 + k]
+    return np.int64(c)
+
+
+@njit(cache=True, _nrt=False)
 def matching_cost(cols, nbox, dist, hu, hv, hp, hway, hminv, hused):
     """Minimum-cost perfect matching of boxes to goals (Hungarian method): box ``i``
     costs ``dist[goal, cols[i]]`` (see :func:`box_columns`; a negative column takes the
@@ -50,15 +65,7 @@ def matching_cost(cols, nbox, dist, hu, hv, hp, hway, hminv, hused):
             col = cols[i0 - 1]
             for j in range(1, n + 1):
                 if hused[j] == 0:
-                    if col >= 0:
-                        cost = np.int64(dist[j - 1, col])
-                    else:  # the best side of the box
-                        b4 = 4 * (-col - 1)
-                        cost = np.int64(dist[j - 1, b4])
-                        for k in range(1, 4):
-                            if dist[j - 1, b4 + k] < cost:
-                                cost = np.int64(dist[j - 1, b4 + k])
-                    cur = cost - hu[i0] - hv[j]
+                    cur = column_cost(dist, col, j - 1) - hu[i0] - hv[j]
                     if cur < hminv[j]:
                         hminv[j] = cur
                         hway[j] = j0
@@ -162,15 +169,7 @@ def _nearest(row, occ, plan, stage, dist, cols, wbox, nbox):
                 break
         if placed:
             continue
-        col = cols[i]
-        if col >= 0:
-            d = np.int64(dist[row, col])
-        else:
-            b4 = 4 * (-col - 1)
-            d = np.int64(dist[row, b4])
-            for k in range(1, 4):
-                if dist[row, b4 + k] < d:
-                    d = np.int64(dist[row, b4 + k])
+        d = column_cost(dist, cols[i], row)
         if d < best:
             best = d
     return best

@@ -16,21 +16,8 @@ changed rows.
 import numpy as np
 from numba import njit
 
-from .sokoban_heuristic import box_columns
+from .sokoban_heuristic import box_columns, column_cost
 from .sokoban_state import UNREACHABLE, _BIG
-
-
-@njit(cache=True, _nrt=False)
-def _cost(dist, col, g):
-    """Push distance of the box of column ``col`` to goal ``g`` (see box_columns)."""
-    if col >= 0:
-        return np.int64(dist[g, col])
-    b4 = 4 * (-col - 1)
-    c = dist[g, b4]
-    for k in range(1, 4):
-        if dist[g, b4 + k] < c:
-            c = dist[g, b4 + k]
-    return np.int64(c)
 
 
 @njit(cache=True, _nrt=False)
@@ -51,7 +38,7 @@ def _add_row(i, cols, n, dist, hu, hv, hp, hway, hminv, hused):
         col = cols[i0 - 1]
         for j in range(1, n + 1):
             if hused[j] == 0:
-                cur = _cost(dist, col, j - 1) - hu[i0] - hv[j]
+                cur = column_cost(dist, col, j - 1) - hu[i0] - hv[j]
                 if cur < hminv[j]:
                     hminv[j] = cur
                     hway[j] = j0
@@ -79,7 +66,7 @@ def _add_row(i, cols, n, dist, hu, hv, hp, hway, hminv, hused):
 def _total(cols, n, dist, hp):
     total = np.int64(0)
     for j in range(1, n + 1):
-        total += _cost(dist, cols[hp[j] - 1], j - 1)
+        total += column_cost(dist, cols[hp[j] - 1], j - 1)
     return total if total < UNREACHABLE else np.int64(UNREACHABLE)
 
 
@@ -161,7 +148,7 @@ def _reopen(r, col, m, dist, hu, hv, hp):
             break
     best = _BIG
     for j in range(1, m):
-        v = _cost(dist, col, j - 1) - hv[j]
+        v = column_cost(dist, col, j - 1) - hv[j]
         if v < best:
             best = v
     hu[r] = best

@@ -42,6 +42,7 @@ one look-up), and a work area of ``2 * k + 3 * k * (k - 1) / 2`` slots for the p
 import numpy as np
 from numba import njit
 
+from .sokoban_heuristic import column_cost
 from .sokoban_state import C_HALT, UNREACHABLE
 from .sokoban_triples import triple_dead
 
@@ -303,9 +304,6 @@ def penalty_fold(pdb, work, g1, g2, dist, compof, pen):
 @njit(cache=True, _nrt=False)
 def _lone(dist, g, c, k):
     """Box on ``c``'s push distance to goal row ``g`` from side ``k`` (the best side
-    when ``k < 0``), as :func:`levelforge.engine.sokoban_heuristic.matching_cost`
-    reads it."""
-    if k >= 0:
-        return np.int64(dist[g, 4 * c + k])
-    return np.int64(min(min(dist[g, 4 * c], dist[g, 4 * c + 1]),
-                        min(dist[g, 4 * c + 2], dist[g, 4 * c + 3])))
+    when ``k < 0``), as the matching reads it
+    (:func:`levelforge.engine.sokoban_heuristic.column_cost`)."""
+    return column_cost(dist, 4 * c + k if k >= 0 else -(c + 1), g)
