@@ -72,6 +72,7 @@ _PAIRED = np.int64(1) << (_T_NODE_BITS + 5)  # a heap key's flag: its bound has 
 # pairs in it
 _G_SHIFT = _T_NODE_BITS + 6  # a heap key's MAX_G - g
 _F_SHIFT = _G_SHIFT + 15  # a heap key's f
+_G_MASK = np.int64((1 << (_F_SHIFT - _G_SHIFT)) - 1)  # the width of MAX_G - g
 F_MOST = (1 << (63 - _F_SHIFT)) - 1  # the largest f a key holds (MAX_G: none beyond counts)
 _NO_F = np.int64(1) << 40  # above every f: nothing deferred
 
@@ -567,7 +568,7 @@ def search_run(budget, walls, goals, dead, dist, zob, width,
             return UNSOLVABLE
         u = _slot(np.int64(key & _NODE_BITS), lifo)
         tu = key & (np.int64(_TIE_MOST) << _TIE_SHIFT)  # its tie field, kept on re-keying
-        gu = MAX_G - np.int64((key >> _G_SHIFT) & np.int64(0x7FFF))
+        gu = MAX_G - np.int64((key >> _G_SHIFT) & _G_MASK)
         if key & _PARTIAL:
             gu -= 1
         if gu != ng[u]:

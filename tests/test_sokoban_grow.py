@@ -7,6 +7,7 @@ import time
 import numpy as np
 
 from levelforge import Cancel
+from levelforge import cancel as cancel_mod
 from levelforge.engine import sokoban as K
 from levelforge.engine import sokoban_state as Ks
 from levelforge.sokoban import Solver, collections
@@ -121,7 +122,7 @@ def test_a_halt_between_the_copies_leaves_every_state_and_the_old_capacity(monke
     nodes, nplayer = ws.nodes, ws.nplayer
     before = {n: getattr(ws, n)[:3000 * (3 if n == "pool" else 1)].copy()
               for n in ("pool", "nplayer", "nhash", "ng")}
-    copy = solver_mod.copy_unless_halted
+    copy = cancel_mod.copy_unless_halted
     done = []
 
     def halting_copy(dst, src, n, flags, slot):
@@ -130,7 +131,7 @@ def test_a_halt_between_the_copies_leaves_every_state_and_the_old_capacity(monke
             flags[slot] = 1
         return copy(dst, src, n, flags, slot)
 
-    monkeypatch.setattr(solver_mod, "copy_unless_halted", halting_copy)
+    monkeypatch.setattr(cancel_mod, "copy_unless_halted", halting_copy)
     assert ws.grow(10 ** 6, room=ws.nodes) == Ks.HALTED
     assert ws.nodes == nodes and ws.nplayer is nplayer
     assert ws.pool.shape[0] > nodes * 3 and ws.nparent.shape[0] > nodes  # these two grew

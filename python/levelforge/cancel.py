@@ -282,6 +282,28 @@ def copy_unless_halted(dst, src, n: int, flags, slot: int) -> bool:
     return True
 
 
+def replace_unless_halted(owner, new: dict, counts: dict, flags, slot: int) -> bool:
+    """Grow ``owner``'s arrays one at a time: for each ``name, array`` of ``new``, in
+    order, copy the first ``counts[name]`` entries of ``owner.<name>`` into ``array``
+    (:func:`copy_unless_halted`) and put it in the old one's place at once, which frees
+    the old one before the next copy is made. Returns False as soon as ``flags[slot]``
+    is set: the arrays replaced so far stay (the same first entries, larger), the rest
+    are as they were. So a growth holds, at its peak, its arrays plus one copy.
+
+    >>> import numpy as np
+    >>> class Owner: pass
+    >>> o, flags = Owner(), np.zeros(1, int)
+    >>> o.a = np.arange(3)
+    >>> replace_unless_halted(o, {"a": np.zeros(5, int)}, {"a": 3}, flags, 0), o.a.tolist()
+    (True, [0, 1, 2, 0, 0])
+    """
+    for name, array in new.items():
+        if not copy_unless_halted(array, getattr(owner, name), counts[name], flags, slot):
+            return False
+        setattr(owner, name, array)
+    return True
+
+
 def raise_stopped(limit: Limit, what: str) -> None:
     """Raise what a generator stopped by ``limit`` raises: :class:`~levelforge.Cancelled`
     when its token was set, else :class:`~levelforge.GenerationError` naming the limit."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import memory
-from ..cancel import Limit, copy_unless_halted
+from ..cancel import Limit, copy_unless_halted, replace_unless_halted
 from ..engine import sokoban_backward as _bk
 from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
@@ -104,19 +104,20 @@ class _Arrays:
         except MemoryError:
             memory.give_back(self, self.held(size // 2), refused=True)
             return _s.LIMIT
-        for name in names:  # nplayer last, and kept aside until the table is filled
-            old = getattr(self, name)
-            if not copy_unless_halted(new[name], old, old.shape[0], ctr, _s.C_HALT):
-                # counted as grown once an array is: the guard errs on the safe side
-                memory.give_back(self, self.held(size if name != names[0] else size // 2))
-                return _s.HALTED
-            if name != "nplayer":
-                setattr(self, name, new[name])
-        if not _bk.table_regrow(self.pool, new["nplayer"], self.nbox, table, zob,
+        nplayer = new.pop("nplayer")  # copied last, and kept aside until the table is filled
+        pool = new["pool"]
+        if not (replace_unless_halted(self, new, {n: getattr(self, n).shape[0] for n in new},
+                                      ctr, _s.C_HALT)
+                and copy_unless_halted(nplayer, self.nplayer, self.nplayer.shape[0], ctr,
+                                       _s.C_HALT)):
+            # counted as grown once an array is: the guard errs on the safe side
+            memory.give_back(self, self.held(size if self.pool is pool else size // 2))
+            return _s.HALTED
+        if not _bk.table_regrow(self.pool, nplayer, self.nbox, table, zob,
                                 int(ctr[_s.C_NODES]), ctr):
             memory.give_back(self, self.held(size))
             return _s.HALTED
-        self.nplayer = new["nplayer"]
+        self.nplayer = nplayer
         self.table = table
         ctr[_bk.C_SIZE] = table.shape[0]
         return _s.RUNNING

@@ -23,7 +23,7 @@ from ..engine import sokoban_board as _b
 from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
 from ..cancel import (CANCELLED, Cancel, Limit, check_time_limit,  # noqa: F401 (a status name)
-                      copy_unless_halted)
+                      copy_unless_halted, replace_unless_halted)
 from ..errors import ConfigError
 from .. import memory
 from ..timing import ms_since, now_ns
@@ -272,15 +272,12 @@ class Workspace:
             return _s.LIMIT
         if keep:
             nbox = int(self.ctr[_s.C_BOXES])
-            for name, _ in _NODE_ARRAYS:  # nplayer last: the kernels' capacity
-                arr = new.pop(name)
-                if not copy_unless_halted(arr, getattr(self, name),
-                                          keep * (nbox if name == "pool" else 1), self.ctr,
-                                          _s.C_HALT):
-                    # counted as grown (some arrays are): the guard errs on the safe side
-                    memory.give_back(self, self.held(nodes, self.heap.shape[0]))
-                    return _s.HALTED
-                setattr(self, name, arr)
+            counts = {name: keep * (nbox if name == "pool" else 1) for name in new}
+            # in _NODE_ARRAYS' order: nplayer, the kernels' capacity, last
+            if not replace_unless_halted(self, new, counts, self.ctr, _s.C_HALT):
+                # counted as grown (some arrays may be): the guard errs on the safe side
+                memory.give_back(self, self.held(nodes, self.heap.shape[0]))
+                return _s.HALTED
             self.nodes = nodes
             if rebuild:
                 self.table = table  # the old table is freed before the new one is filled
