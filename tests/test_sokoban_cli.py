@@ -64,3 +64,25 @@ def test_level_number_out_of_range_exits_2(tmp_path, capsys):
     path.write_text("#####\n#@$.#\n#####\n")
     assert levelforge_main(["sokoban", "solve", str(path), "--level", "4"]) == 2
     assert capsys.readouterr().err.rstrip().endswith("holds 1 level")  # "1 level", not "1 levels"
+
+
+def test_solve_optimize_shortens_any_mode_solutions(tmp_path, capsys):
+    """``--any --optimize`` prints a shorter solution than ``--any`` (Microban 4: 11
+    pushes found, 7 after shortening, the push-optimal solver's count), and it replays;
+    ``--optimize`` without ``--any`` is refused."""
+    from levelforge.sokoban import collections
+    level = collections.load("microban")[3]
+    path = tmp_path / "four.xsb"
+    path.write_text(level.to_xsb())
+
+    def pushes(*flags):
+        assert levelforge_main(["sokoban", "solve", str(path), *flags]) == 0
+        head, solution = capsys.readouterr().out.splitlines()[:2]
+        assert replay(level, solution.strip()).is_solved
+        return int(head.split("pushes=")[1].split()[0])
+
+    plain, short = pushes("--any"), pushes("--any", "--optimize")
+    assert short < plain
+    assert short == solve(level).pushes
+    assert levelforge_main(["sokoban", "solve", str(path), "--optimize"]) == 2
+    assert "--optimize shortens the solutions of --any" in capsys.readouterr().err

@@ -97,6 +97,10 @@ def _parser(prog):
     sol.add_argument("--any", action="store_true",
                      help="any solution: found much faster on big levels, marked "
                           "'not proved optimal'")
+    sol.add_argument("--optimize", action="store_true",
+                     help="with --any: shorten each solution (fewer pushes, then moves) in "
+                          "the time left, or without --time-limit until no window of it "
+                          "improves")
     _dataset_parser(sub)
     return parser
 
@@ -170,6 +174,9 @@ def _generate(args, command):
 
 
 def _solve(args):
+    if args.optimize and not args.any:
+        raise ConfigError("--optimize shortens the solutions of --any: a push-optimal "
+                          "solution has the fewest pushes already")
     levels = load_xsb(args.file)
     if args.level is not None:
         if args.level > len(levels):
@@ -183,7 +190,8 @@ def _solve(args):
     token = Cancel()  # Ctrl-C cancels the running search, which then says so
     for k, level in chosen:
         r = call_interruptibly(lambda: solver.solve(level, time_limit=args.time_limit,
-                                                    optimal=not args.any, cancel=token),
+                                                    optimal=not args.any, cancel=token,
+                                                    optimize=args.optimize),
                                token)
         name = f"level {k}" + (f" ({level.title})" if level.title else "")
         kind = " (not proved optimal)" if r.solved and not r.optimal else ""
