@@ -50,17 +50,21 @@ STAGE_WEIGHT = 2
 """Weight of the guide in a packing stage: best-first on ``g + 2 guide``."""
 STAGE_NODES = 20_000
 """Node cap of all packing stages together (at most ``max_nodes``)."""
-TURNS = (4, 2, 2, 1)
+TURNS = (4, 1, 3, 1)
 """Weights of the feature-space search, the greedy backward search, the backward search
 over feature cells and weighted A* as they take turns
 (:func:`levelforge.sokoban.turns.take_turns`): each stores states in this proportion.
 On XSokoban's hard levels the feature-space search stores about 150,000-250,000 states
 a second, the greedy backward search 200,000-600,000, the one over cells
 150,000-350,000 and weighted A* 230,000-480,000, so the feature-space search gets
-about half of the time and weighted A* about a tenth. The first three were chosen as
-2 : 1 : 1 over 4 : 1 : 1 and 3 : 1 : 1, and weighted A*'s share against twice as much,
-by the time-limited runs in ``docs/figures/sokoban-solving.md`` (three searches in
-turn; weighted A* takes turns)."""
+about half of the time, the search over cells about a third and weighted A* about a
+tenth. The feature-space search's and weighted A*'s shares were chosen by the
+time-limited runs in ``docs/figures/sokoban-solving.md`` (three searches in turn;
+weighted A* takes turns). The greedy backward search solves its levels early (XSokoban
+15, 49, 86 with 30,000-93,000 of its states) while the one over cells solves the hard
+ones late (XSokoban 14, 16, 87, 29, 85 with 1.7M-5.7M), so since 2026-12-05 the greedy
+one gives a share to the one over cells (4 : 2 : 2 : 1 before; see "The backward
+search over cells gets a third" there)."""
 
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
 
