@@ -4,6 +4,7 @@ Examples::
 
     levelforge sokoban generate --count 100 --seed 1 --pushes 4-8 -o levels.xsb
     levelforge sokoban solve levels.xsb --level 3
+    levelforge sokoban solve levels.xsb --any --optimize --time-limit 10
     levelforge sokoban dataset --format boxoban --count 10000 --seed 7 -o boxoban-like/
 """
 import os
