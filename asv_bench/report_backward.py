@@ -29,9 +29,10 @@ def main(argv=None):
     ap.add_argument("--orders", default="greedy,cells",
                     help="the orders to run, comma-separated (default: greedy,cells)")
     args = ap.parse_args(argv)
-    orders = [(name, cells) for name, cells in ORDERS if name in args.orders.split(",")]
-    if not orders:
-        ap.error(f"--orders: none of {', '.join(name for name, _ in ORDERS)}")
+    asked = args.orders.split(",")
+    if not asked or set(asked) - dict(ORDERS).keys():
+        ap.error(f"--orders {args.orders}: name some of {', '.join(dict(ORDERS))}")
+    orders = [(name, cells) for name, cells in ORDERS if name in asked]
     if not args.xsb and not args.microban:
         ap.error("pass --xsb FILE or --microban")
     levels = collections.load("microban") if args.microban else load_xsb(args.xsb)

@@ -2,7 +2,7 @@ import pytest
 
 from levelforge.cli import main as levelforge_main
 from levelforge.seeding import item_seed
-from levelforge.sokoban import load_xsb, replay, solve
+from levelforge.sokoban import collections, load_xsb, replay, solve
 
 
 def test_generate_writes_levels_with_seed_pushes_and_ms_comments(tmp_path, capsys):
@@ -70,7 +70,6 @@ def test_solve_optimize_shortens_any_mode_solutions(tmp_path, capsys):
     """``--any --optimize`` prints a shorter solution than ``--any`` (Microban 4: 11
     pushes found, 7 after shortening, the push-optimal solver's count), and it replays;
     ``--optimize`` without ``--any`` is refused."""
-    from levelforge.sokoban import collections
     level = collections.load("microban")[3]
     path = tmp_path / "four.xsb"
     path.write_text(level.to_xsb())
