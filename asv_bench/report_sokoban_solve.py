@@ -19,6 +19,8 @@ one) is measured the same way; ``--name`` labels its rows (default: the file's n
 states and has no time limit, so the solved counts do not depend on the machine or its
 load (times are printed but mean little then). ``--optimize`` spends the time left of
 each any-mode solve on shortening its solution (``solve(..., optimize=True)``).
+``--turns 4,2,2,1`` runs the any mode with other shares of its four searches
+(``packing.TURNS``), to measure a share against the default in the same session.
 
 ``--generated N`` solves the generator's 10x10 levels with 4 boxes (Boxoban's size;
 ``generate(seed, width=10, height=10, boxes=4, pushes=(15, 30))``, seeds 0 to N - 1)
@@ -33,7 +35,7 @@ import os
 import statistics
 import sys
 
-from levelforge.sokoban import Solver, collections, generate, load_xsb, replay
+from levelforge.sokoban import Solver, collections, generate, load_xsb, packing, replay
 
 from report_sokoban_optimal import peak_rss_mb
 
@@ -95,6 +97,17 @@ def row(name, numbers, rows, quick, optimum):
             f"| {med} | {top} | {pushes} |")
 
 
+def _turns(text):
+    """``--turns``: four positive weights, e.g. ``4,2,2,1``."""
+    try:
+        weights = tuple(int(w) for w in text.split(","))
+    except ValueError:
+        weights = ()
+    if len(weights) != 4 or min(weights) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: four positive whole numbers, e.g. 4,2,2,1")
+    return weights
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--xsb", help="the XSokoban 90 XSB file (not bundled), or another set")
@@ -112,7 +125,12 @@ def main(argv=None):
     ap.add_argument("--microban-limit", type=float, default=10.0)
     ap.add_argument("--generated", type=int, default=0, metavar="N",
                     help="N generated 10x10 levels with 4 boxes, push-optimal")
+    ap.add_argument("--turns", type=_turns, default=None, metavar="A,B,C,D",
+                    help="any mode: the four searches' shares (packing.TURNS) for this run, "
+                         "to measure another share against the default")
     args = ap.parse_args(argv)
+    if args.turns is not None:
+        packing.TURNS = args.turns
     limit = None if args.nodes else args.limit
     nodes = args.nodes or 50_000_000
     cap = f"max_nodes {args.nodes:,}, no time limit" if args.nodes else f"limit {args.limit:g} s"
