@@ -30,7 +30,7 @@ def main(argv=None):
                     help="the orders to run, comma-separated (default: greedy,cells)")
     args = ap.parse_args(argv)
     asked = args.orders.split(",")
-    if not asked or set(asked) - dict(ORDERS).keys():
+    if set(asked) - dict(ORDERS).keys():  # "" (an empty --orders) is no order either
         ap.error(f"--orders {args.orders}: name some of {', '.join(dict(ORDERS))}")
     orders = [(name, cells) for name, cells in ORDERS if name in asked]
     if not args.xsb and not args.microban:
