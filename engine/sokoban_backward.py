@@ -266,15 +266,15 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                 ctr[C_FILL2] += 1
                 norm = _pull_norm(blk, width, b, p, q, np.int64(nplayer[u]), stamp, epoch,
                                   stamp2, ctr[C_FILL2], queue2)
+                slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob,
+                                       wbox, norm)
                 cell = 0
-                if cells:
+                if cells and j < 0:  # the cell of a new state only: the count floods
                     ctr[C_FILL2] += 1
                     cell = _cell(wbox, nbox, startm, blk, floor, width, q, stamp2,
                                  ctr[C_FILL2], queue2)
                 blk[p] = 0
                 blk[b] = 1
-                slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob,
-                                       wbox, norm)
                 if j >= 0:
                     continue  # met before: best-first for any solution keeps the first way
                 if ctr[C_NODES] >= ctr[C_CAP]:
