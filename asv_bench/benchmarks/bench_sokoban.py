@@ -4,6 +4,8 @@ Kernels are warmed up in ``setup``; seeds are fixed (``common.SEEDS_100``).
 """
 
 from levelforge.sokoban import Generator, Solver, collections
+from levelforge.sokoban.backward import backward_solve
+from levelforge.sokoban.backward import warm_up as warm_up_backward
 
 from .common import SEEDS_100
 
@@ -75,6 +77,26 @@ class SolveAny:
 
     def track_pushes(self, level):
         return self.solver.solve(self.level, optimal=False).pushes
+
+
+class BackwardSearch:
+    """The any mode's backward search alone on Microban 144 (16 boxes), greedy (solved
+    with about 4,200 stored states) and over feature cells (capped at 300,000 stored
+    states: it runs to the cap), with no clock, so the same search on every machine;
+    the XSokoban runs: report_backward.py."""
+
+    params = ["greedy", "cells"]
+    param_names = ["order"]
+
+    def setup(self, order):
+        warm_up_backward()
+        self.level = collections.load("microban")[143]
+
+    def time_backward(self, order):
+        backward_solve(self.level, 300_000, cells=order == "cells")
+
+    def track_nodes(self, order):
+        return backward_solve(self.level, 300_000, cells=order == "cells")[2]
 
 
 class IncrementalMatching:
