@@ -196,6 +196,7 @@ def test_after_the_feature_space_search_the_two_searches_meet(monkeypatch):
     the start alone, and the joined solution replays."""
     level = MICROBAN[145]
     alone = backward_solve(level, 300_000)
+    Solver().solve(level, optimal=False, max_nodes=10)  # the first use's warm-up, unspied
     runs = []
     real = backward_mod.backward_steps
 
