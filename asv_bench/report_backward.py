@@ -29,9 +29,9 @@ def main(argv=None):
     ap.add_argument("--orders", default="greedy,cells",
                     help="the orders to run, comma-separated (default: greedy,cells)")
     args = ap.parse_args(argv)
-    asked = args.orders.split(",")
-    if set(asked) - dict(ORDERS).keys():  # "" (an empty --orders) is no order either
-        ap.error(f"--orders {args.orders}: name some of {', '.join(dict(ORDERS))}")
+    asked, known = args.orders.split(","), dict(ORDERS)
+    if set(asked) - known.keys():  # "" (an empty --orders) is no order either
+        ap.error(f"--orders {args.orders}: name some of {', '.join(known)}")
     orders = [(name, cells) for name, cells in ORDERS if name in asked]
     if not args.xsb and not args.microban:
         ap.error("pass --xsb FILE or --microban")
