@@ -14,7 +14,10 @@ pushes that solve the level.
 
 A pull: the player on ``p = b + s`` next to the box on ``b`` steps on to ``p + s`` and
 the box follows onto ``p``. A box on a cell from which no start cell can be reached by
-pulls (the player ignored) never gets back to the start, so such states are dropped.
+pulls (the player ignored) never gets back to the start, so such states are dropped,
+and so are those with a pair of boxes that pulls cannot bring onto two start cells
+with the other boxes deleted (the pair table built with pushes from the start cells,
+:func:`levelforge.sokoban.pairs.pull_pair_table`).
 
 Node arrays as the farthest-state search's (:mod:`levelforge.engine.sokoban_farthest`:
 sorted boxes ``pool``, the region's smallest cell ``nplayer``, its open-addressing
@@ -36,6 +39,7 @@ from .sokoban_fess import _lookup as _forward
 from .sokoban_fess_features import regions_reach
 from .sokoban_heuristic import matching_cost
 from .sokoban_match import cells_matching, moved_matching
+from .sokoban_pairs import pair_dead
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT,
                             C_HEAP, C_NODES, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT, GROW,
                             HALTED, LIMIT, MAX_G, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE)
@@ -156,9 +160,10 @@ def table_regrow(pool, nplayer, nbox, table, zob, count, ctr):
 @njit(cache=True, _nrt=False)
 def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent, ng, nmove,
                    heap, table, ctr, blk, stamp, queue, wbox, cols, hu, hv, hp, hway, hminv,
-                   hused, cells, startm, croot, pkey, pchild, psib, floor):
+                   hused, cells, startm, croot, pkey, pchild, psib, floor, pdb):
     """Store the solved states (boxes on ``goal_cells``, sorted; the player in each
-    region of the free cells that touches a box) as the roots. ``ctr[C_BOXES]``,
+    region of the free cells that touches a box) as the roots, but none with a pair of
+    boxes the pull pair table ``pdb`` condemns (see :func:`backward_run`). ``ctr[C_BOXES]``,
     ``[C_CAP]`` and ``[C_WEIGHT]`` are set by the caller (which answers a solved start
     itself). Returns the
     status: RUNNING, or UNSOLVABLE when no root is kept."""
@@ -193,7 +198,10 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
         ctr[C_FILL] += 1
         norm = _region_min(blk, width, np.int64(c), stamp, ctr[C_FILL], queue)
         slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob, wbox, norm)
-        if j < 0 and h < UNREACHABLE:
+        dead = False
+        for i in range(nbox):
+            dead = dead or pair_dead(pdb, wbox, nbox, np.int64(wbox[i]), norm)
+        if j < 0 and h < UNREACHABLE and not dead:
             _store(wbox, nbox, norm, -1, 0, -1, h, slot, tag, pool, nplayer, nparent, ng,
                    nmove, table, heap, ctr, zob, cells, cell, croot, pkey, pchild, psib)
     for i in range(nbox):
@@ -207,9 +215,12 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
 def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fpool,
                  fplayer, ftepoch, pool, nplayer, nparent, ng, nmove, heap, table, ctr, blk,
                  stamp, queue, stamp2, queue2, wbox, hu, hv, hp, hway, hminv, hused, mw,
-                 cells, startm, croot, pkey, pchild, psib, floor):
+                 cells, startm, croot, pkey, pchild, psib, floor, pdb):
     """Expand at most ``budget`` states (see the module docstring; ``alive[c]`` is 1
-    where a box can still be pulled to a start cell). Returns the status: RUNNING,
+    where a box can still be pulled to a start cell; a new state whose pulled box has
+    no way back to two start cells with another box, in the pull pair table ``pdb``
+    (:func:`levelforge.sokoban.pairs.pull_pair_table`; one slot: none), is dropped: it
+    reaches neither the start nor a forward state). Returns the status: RUNNING,
     SOLVED (``ctr[C_GOAL]`` is the start's node, or a state the forward search met:
     below), UNSOLVABLE (every state reachable by pulls searched: the start is not among
     them), LIMIT (``ctr[C_CAP]`` states), GROW (the node arrays or the heap could
@@ -268,15 +279,16 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                                   stamp2, ctr[C_FILL2], queue2)
                 slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob,
                                        wbox, norm)
+                dead = j < 0 and pair_dead(pdb, wbox, nbox, p, norm)
                 cell = 0
-                if cells and j < 0:  # the cell of a new state only: the count floods
+                if cells and j < 0 and not dead:  # a new state's cell only: the count floods
                     ctr[C_FILL2] += 1
                     cell = _cell(wbox, nbox, startm, blk, floor, width, q, stamp2,
                                  ctr[C_FILL2], queue2)
                 blk[p] = 0
                 blk[b] = 1
-                if j >= 0:
-                    continue  # met before: best-first for any solution keeps the first way
+                if j >= 0 or dead:
+                    continue  # met before (best-first for any solution keeps the first way)
                 if ctr[C_NODES] >= ctr[C_CAP]:
                     ctr[C_STATUS] = LIMIT
                     break

@@ -1,7 +1,9 @@
 """A pattern database over box pairs for the push-optimal search: the exact pushes that
 bring two boxes, alone on the board, onto two goals, for every pair of live cells and
 every player cell (a retrograde breadth-first search of pulls from the goal pairs, built
-once per solve), and the lower bound it gives on a state of many boxes.
+once per solve), and the lower bound it gives on a state of many boxes. Built with
+pushes from the start cells instead (``pair_build``'s ``pushes``), the same table holds
+the pulls that bring two boxes home, and its dead pairs prune the backward search.
 
 Why the bound is admissible. Take any solution of a state and two of its boxes ``i``,
 ``j``. Delete the other boxes: every walk of the player stays legal (fewer obstacles) and
@@ -60,14 +62,20 @@ def pair_table_size(live, floor, cells, boxes):
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def pair_build(walls, dead, goal_cells, width, pdb, cur, nxt, ctr):
+def pair_build(walls, dead, goal_cells, width, pdb, cur, nxt, ctr, pushes):
     """Fill ``pdb`` (header, indices and table already sized by the caller: ``pdb[:4]``
     and the index maps set, the table to be written) by a layered breadth-first search
     of pulls from every state with both boxes on goals: walking costs 0, a pull 1.
     ``cur`` and ``nxt`` are int32 work arrays of ``L * L * F`` slots each. A state's
     value is the least number of pushes that puts both boxes on goals. Returns False,
     the table unfinished, when ``ctr[C_HALT]`` was set (looked at every 2^14 states and
-    every layer)."""
+    every layer).
+
+    ``pushes`` (nonzero) turns every move round, for the backward search over pulls
+    (:mod:`levelforge.engine.sokoban_backward`): the search goes by *pushes* from the
+    states with both boxes on ``goal_cells`` (there the start cells), so a state's value
+    is the least number of pulls that brings both boxes onto those cells, and -1 (the
+    pair is dead) where no pulls do."""
     steps = (-width, -1, 1, width)
     L = pdb[0]
     F = pdb[1]
@@ -124,16 +132,22 @@ def pair_build(walls, dead, goal_cells, width, pdb, cur, nxt, ctr):
                 if walls[q] or pdb[fidx + q] < 0:
                     continue
                 if q == ca or q == cb:
-                    # a pull: the box on q follows the player stepping from pc to pc - step
-                    back = pc - steps[k]
-                    if walls[back] or back == ca or back == cb or pdb[fidx + back] < 0:
-                        continue
-                    moved = pdb[lidx + pc]
-                    if moved < 0:
-                        continue
                     other = b if q == ca else a
+                    if pushes:  # a push: the box on q goes on to q + step, the player to q
+                        to = q + steps[k]
+                        if walls[to] or to == ca or to == cb:
+                            continue
+                        moved = pdb[lidx + to]
+                        at = q
+                    else:  # a pull: the box on q follows the player stepping to pc - step
+                        at = pc - steps[k]
+                        if walls[at] or at == ca or at == cb:
+                            continue
+                        moved = pdb[lidx + pc]
+                    if moved < 0 or pdb[fidx + at] < 0:
+                        continue
                     na, nb = (moved, other) if moved < other else (other, moved)
-                    t = (na * L + nb) * F + pdb[fidx + back]
+                    t = (na * L + nb) * F + pdb[fidx + at]
                     if pdb[tab + t] < 0 or pdb[tab + t] > d + 1:
                         pdb[tab + t] = d + 1
                         nxt[nnxt] = t

@@ -2,7 +2,10 @@
 ``levelforge.engine.sokoban_pairs.pair_dead`` against a plain-Python breadth-first search
 of two boxes alone on the board, and the feature-space search, which stores no child
 that verdict condemns and proves a start with a dead pair unsolvable at once, and the
-push-optimal A*, which stores no such child either."""
+push-optimal A*, which stores no such child either. The backward search's table of pairs
+that pulls cannot bring home (``levelforge.sokoban.pairs.pull_pair_table``) against a
+plain-Python search of two boxes pulled alone, and the backward search, which stores no
+state it condemns."""
 import sys
 from pathlib import Path
 
@@ -11,8 +14,11 @@ import pytest
 
 from levelforge.engine import sokoban_state as Ks
 from levelforge.engine.sokoban_pairs import pair_dead
-from levelforge.sokoban import Level, collections
+from levelforge.engine.sokoban_backward import pull_distances
+from levelforge.sokoban import Level, backward, collections, replay
 from levelforge.sokoban import fess as fess_mod
+from levelforge.sokoban.backward import player_area
+from levelforge.sokoban.pairs import pull_pair_table
 from levelforge.sokoban.bound import pair_table, push_lower_bound
 
 import naive_sokoban as naive
@@ -26,9 +32,10 @@ from report_pair_deadlocks import dead_pair_share, dead_pair_states  # noqa: E40
 MICROBAN = collections.load("microban")
 
 
-def two_boxes_reach_goals(walls, goals, a, b, player):
-    """Plain breadth-first search over pushes: can boxes ``a`` and ``b``, alone on the
-    board, both come to stand on goals (any two) from player cell ``player``?"""
+def two_boxes_reach_goals(walls, goals, a, b, player, pulls=False):
+    """Plain breadth-first search over pushes (``pulls``: over pulls): can boxes ``a``
+    and ``b``, alone on the board, both come to stand on ``goals`` (any two) from player
+    cell ``player``?"""
     def key(a, b, player):
         return min(a, b), max(a, b), min(naive.reachable(walls, {a, b}, player))
 
@@ -41,12 +48,15 @@ def two_boxes_reach_goals(walls, goals, a, b, player):
         region = naive.reachable(walls, {a, b}, player)
         for box, other in ((a, b), (b, a)):
             for step in naive.DIRS.values():
-                to = naive.add(box, step)
-                if naive.add(box, step, -1) in region and to not in walls and to != other:
-                    k = key(to, other, box)
-                    if k not in seen:
-                        seen.add(k)
-                        todo.append((to, other, box))
+                # a push: the player behind the box, the box on; a pull: the player in
+                # front steps on, the box follows
+                stand, to = (naive.add(box, step), naive.add(box, step, 2)) if pulls \
+                    else (naive.add(box, step, -1), naive.add(box, step))
+                if stand in region and to not in walls and to != other:
+                    k = (stand, other, to) if pulls else (to, other, box)
+                    if key(*k) not in seen:
+                        seen.add(key(*k))
+                        todo.append(k)
     return False
 
 
@@ -155,3 +165,94 @@ def test_symmetric_levels_keep_their_push_counts_with_pairs_from_the_start(monke
         result = solver.solve(MICROBAN[k - 1])
         assert (result.status, result.pushes) == ("solved", pushes), k
         assert replay(MICROBAN[k - 1], result.solution).is_solved, k
+
+
+def pull_alive(walls, starts, floor):
+    """Cells from which pulls bring a lone box (the player ignored beyond the two cells
+    in line it needs) onto a start cell."""
+    alive = set(starts)
+    todo = list(starts)
+    while todo:
+        y = todo.pop()
+        for step in naive.DIRS.values():
+            x = naive.add(y, step, -1)  # the box on x is pulled onto y, the player to y + step
+            if x in floor and naive.add(y, step) in floor and x not in alive:
+                alive.add(x)
+                todo.append(x)
+    return alive
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_pull_pair_table_agrees_with_two_box_pull_search(case):
+    rng = np.random.default_rng(33000 + case)
+    level = random_level(rng, max_side=7, max_boxes=4) if case % 2 \
+        else pulled_level(rng, max_side=7, max_boxes=4)
+    if level is None or len(level.boxes) < 2:
+        return
+    walls, _, boxes, player = level.arrays()
+    walls[~player_area(walls, level.width, cell(level, level.player))] = 1
+    wall_set = {(c % level.width, c // level.width) for c in np.flatnonzero(walls)}
+    floor = {(x, y) for y in range(level.height) for x in range(level.width)} - wall_set
+    alive = pull_alive(wall_set, level.boxes, floor)
+    mask = np.zeros(walls.shape[0], np.uint8)
+    mask[[cell(level, c) for c in alive]] = 1
+    pdb = pull_pair_table(walls, mask, np.flatnonzero(boxes).astype(np.int32), level.width)
+    assert pdb.shape[0] > 1
+    live = sorted(alive & floor)
+    for _ in range(40 if len(live) > 2 else 0):  # two live cells: only the start's pair
+        i, j = rng.choice(len(live), 2, replace=False)
+        a, b = sorted((live[i], live[j]))
+        players = sorted(floor - {a, b})
+        p = players[int(rng.integers(len(players)))]
+        wbox = np.array([cell(level, a), cell(level, b)], np.int32)
+        got = pair_dead(pdb, wbox, 2, cell(level, a), cell(level, p))
+        want = not two_boxes_reach_goals(wall_set, level.boxes, a, b, p, pulls=True)
+        assert got == want, (case, a, b, p)
+
+
+def stored_backward_states(level, nodes, monkeypatch):
+    """Run the backward search over cells alone on ``level`` with ``nodes`` stored states;
+    its arrays (caught as they are made) and how many states it stored."""
+    made = []
+    real = backward._Arrays.__init__
+
+    def catch(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(backward._Arrays, "__init__", catch)
+    _, _, stored, _ = backward.backward_solve(level, nodes, cells=True)
+    return made[-1], stored
+
+
+def count_dead_pairs(level, arrays, stored, pdb):
+    n = arrays.nbox
+    return sum(
+        any(pair_dead(pdb, arrays.pool[j * n:(j + 1) * n], n, int(c), int(arrays.nplayer[j]))
+            for c in arrays.pool[j * n:(j + 1) * n])
+        for j in range(stored))
+
+
+@pytest.mark.parametrize("pairs", [True, False])
+def test_the_backward_search_stores_no_state_with_a_pull_dead_pair(monkeypatch, pairs):
+    level = MICROBAN[143]  # not solved by the backward search within the cap
+    walls, _, boxes, player = level.arrays()
+    walls[~player_area(walls, level.width, cell(level, level.player))] = 1
+    starts = np.flatnonzero(boxes).astype(np.int32)
+    n = walls.shape[0]
+    pdist = np.zeros((starts.shape[0], n), np.int32)
+    pull_distances(walls, starts, np.int64(level.width), pdist, np.zeros(n, np.int32))
+    alive = (pdist.min(axis=0) < Ks.UNREACHABLE).astype(np.uint8)
+    pdb = pull_pair_table(walls, alive, starts, level.width)
+    monkeypatch.setattr(backward, "PAIRS", pairs)
+    arrays, stored = stored_backward_states(level, 3000, monkeypatch)
+    dead = count_dead_pairs(level, arrays, stored, pdb)
+    assert (dead == 0) if pairs else (dead > 0)  # without the table, the check can fail
+
+
+def test_the_backward_search_with_pull_pairs_still_solves_and_replays():
+    for number in (2, 15, 40, 97):  # greedy and over cells, each solution replayed
+        level = MICROBAN[number - 1]
+        for cells in (False, True):
+            status, solution, _, _ = backward.backward_solve(level, 200_000, cells=cells)
+            assert status == "solved" and replay(level, solution).is_solved, (number, cells)

@@ -19,6 +19,7 @@ from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
 from .level import Level
 from .optimizer import _Board
+from .pairs import pull_pair_table
 from .turns import drain, whole_steps
 
 WEIGHT = 0
@@ -27,6 +28,10 @@ WEIGHT = 0
 the XSokoban levels the forward searches leave unsolved (no report: no figure)."""
 _BUDGET = 256  # expansions of one kernel call (the time limit stops a call within it)
 _FIRST = 1 << 14  # node slots first allocated (doubled as the search grows)
+PAIRS = True
+"""Drop states with a pair of boxes that pulls cannot bring back to two start cells
+(:func:`levelforge.sokoban.pairs.pull_pair_table`). False: without (for comparisons)."""
+_NO_PAIRS = np.zeros(1, np.int32)
 _STATUS = {_s.SOLVED: "solved", _s.UNSOLVABLE: "exhausted", _s.LIMIT: "limit"}
 
 
@@ -222,16 +227,18 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
                                           ctr[_s.C_FILL], a.queue))
     a.blk[box_cells] = 0
     with limit.watch(ctr, _s.C_HALT):
+        pdb = pull_pair_table(walls, alive, box_cells, width, ctr) if PAIRS else _NO_PAIRS
         status = _bk.backward_start(walls, goal_cells, np.int64(width), pdist, zob,
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
-                                    a.cols, *a.hung, *a.cells(), floor)
+                                    a.cols, *a.hung, *a.cells(), floor, pdb)
 
         def run(left):
             ftable, fpool, fplayer, ftepoch = (forward and forward()) or _NO_FORWARD
             return _bk.backward_run(left, walls, start_norm, np.int64(width), pdist, alive,
                                     zob, ftable, fpool, fplayer, np.int64(ftepoch),
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,
-                                    a.queue2, a.wbox, *a.hung, a.mw, *a.cells(), floor)
+                                    a.queue2, a.wbox, *a.hung, a.mw, *a.cells(), floor,
+                                    pdb)
         status = yield from whole_steps(status, _BUDGET, ctr, limit,
                                         lambda: a.grow(ctr, zob), run)
     nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])

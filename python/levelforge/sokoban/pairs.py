@@ -60,7 +60,8 @@ def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
                   dist: npt.NDArray, most: int | None = None,
                   ctr: npt.NDArray[np.int64] | None = None,
                   triples: bool = False,
-                  compof: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int32] | None:
+                  compof: npt.NDArray[np.int8] | None = None,
+                  pushes: bool = False) -> npt.NDArray[np.int32] | None:
     """The ``pdb`` array of :func:`levelforge.engine.sokoban_pairs.pair_bound` for a
     board (``walls`` with the unreachable outside walled in, ``dead`` squares, goal
     cells, ``boxes`` boxes, the search's push distances ``dist``, one row per goal),
@@ -76,6 +77,11 @@ def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
     pair's penalty over the matching in its high bits
     (:func:`levelforge.engine.sokoban_pairs.penalty_fold`; one search of pulls per goal
     pair, when those searches cover at most :data:`PENALTY_WORK` states in all).
+
+    With ``pushes`` the table is the backward search's (:func:`pull_pair_table`):
+    ``goal_cells`` are then the start cells, ``dead`` the cells no pull brings a box
+    from to a start cell, and ``dist`` may be None (its column of least distances is
+    left at 0: the backward search takes no bound from the table).
 
     >>> from levelforge.sokoban import Level
     >>> walls, goals, _, _ = Level.from_xsb('#####\\n#@$.#\\n#####').arrays()
@@ -103,10 +109,11 @@ def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
     pdb[h + 3 * n:h + 3 * n + nf] = floor
     size = nl * nl * nf
     least = h + 4 * n + size  # each distance column's least distance over the goals
-    pdb[least:least + 4 * n] = dist.min(axis=0)
+    if dist is not None:
+        pdb[least:least + 4 * n] = dist.min(axis=0)
     halt = np.zeros(_s.N_COUNTERS, np.int64) if ctr is None else ctr
     if not _p.pair_build(walls, dead, goal_cells, np.int64(width), pdb, np.zeros(size, np.int32),
-                         np.zeros(size, np.int32), halt):
+                         np.zeros(size, np.int32), halt, np.int64(pushes)):
         return None
     ng = goal_cells.shape[0]
     if compof is not None and ng * (ng - 1) // 2 * size <= PENALTY_WORK:
@@ -115,6 +122,34 @@ def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
     if triples and not _triple_table(walls, goal_cells, width, pdb, pairs_end, halt):
         return None
     return pdb
+
+
+def pull_pair_table(walls: npt.NDArray[np.uint8], alive: npt.NDArray[np.uint8],
+                    start_cells: npt.NDArray[np.int32], width: int,
+                    ctr: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int32]:
+    """The pair table of the backward search over pulls
+    (:mod:`levelforge.engine.sokoban_backward`): for two boxes alone on the board
+    (``walls`` closed around the player's area) and each player cell, the fewest pulls
+    that bring them onto two of the ``start_cells``, -1 where none do. A state of the
+    backward search with such a dead pair never leads back to the start: delete its
+    other boxes, and the pulls of any way back stay legal and bring the two boxes home.
+    So :func:`levelforge.engine.sokoban_pairs.pair_dead` on it drops states that could
+    neither reach the start nor meet a forward search's state (every one of those is
+    reached from the start). ``alive[c]`` is 1 where pulls bring a lone box from ``c``
+    to a start cell. Returns a one-slot array (no table: ``pair_dead`` says False)
+    for fewer than two boxes, a board past :data:`MOST_STATES`, or when ``ctr``
+    (watched by a time limit) said halt while it was built.
+
+    >>> from levelforge.sokoban import Level
+    >>> walls, _, boxes, _ = Level.from_xsb('#######\\n#@$ $.#\\n#  . ##\\n#######').arrays()
+    >>> starts = np.flatnonzero(boxes).astype(np.int32)
+    >>> pdb = pull_pair_table(walls, 1 - walls, starts, 7)
+    >>> int(pdb[0]) > 0  # the live cells: every floor cell of this open board
+    True
+    """
+    built = pair_database(walls, (1 - alive).astype(np.uint8), start_cells, width,
+                          start_cells.shape[0], None, ctr=ctr, pushes=True)
+    return np.zeros(1, np.int32) if built is None else built
 
 
 def _penalties(walls, dead, goal_cells, width, dist, compof, pdb, halt):
@@ -131,7 +166,8 @@ def _penalties(walls, dead, goal_cells, width, dist, compof, pdb, halt):
     for x in range(goal_cells.shape[0]):
         for y in range(x + 1, goal_cells.shape[0]):
             two = goal_cells[[x, y]].astype(np.int32)
-            if not _p.pair_build(walls, dead, two, np.int64(width), work, cur, nxt, halt):
+            if not _p.pair_build(walls, dead, two, np.int64(width), work, cur, nxt, halt,
+                                 np.int64(0)):
                 return False
             _p.penalty_fold(pdb, work, x, y, dist, compof, pen)
     pen = np.clip(np.where(pen >= 1 << 30, 0, pen), 0, 0x7FFF).astype(np.int32)
