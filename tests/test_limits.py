@@ -102,10 +102,12 @@ def test_a_set_halt_slot_stops_a_goal_pairs_search_of_pulls_at_once():
     pdb = pair_database(walls, walls * 0, cells, level.width, 2, dist, ctr=ctr)
     size = int(pdb[0]) ** 2 * int(pdb[1])
     work = np.zeros(size, np.int32), np.zeros(size, np.int32)
-    assert P.pair_build(walls, walls * 0, cells[:2], np.int64(level.width), pdb, *work, ctr)
+    assert P.pair_build(walls, walls * 0, cells[:2], np.int64(level.width), pdb, *work, ctr,
+                        np.int64(0))
     ctr[Ks.C_HALT] = 1
-    assert not P.pair_build(walls, walls * 0, cells[:2], np.int64(level.width), pdb, *work,
-                            ctr)
+    for pushes in (0, 1):  # the goal pairs' table, and the backward search's
+        assert not P.pair_build(walls, walls * 0, cells[:2], np.int64(level.width), pdb,
+                                *work, ctr, np.int64(pushes))
 
 
 def test_a_set_halt_slot_stops_the_push_distances_before_any_work():
