@@ -140,12 +140,17 @@ def pull_pair_table(walls: npt.NDArray[np.uint8], alive: npt.NDArray[np.uint8],
     for fewer than two boxes, a board past :data:`MOST_STATES`, or when ``ctr``
     (watched by a time limit) said halt while it was built.
 
-    >>> from levelforge.sokoban import Level
-    >>> walls, _, boxes, _ = Level.from_xsb('#######\\n#@$ $.#\\n#  . ##\\n#######').arrays()
-    >>> starts = np.flatnonzero(boxes).astype(np.int32)
-    >>> pdb = pull_pair_table(walls, 1 - walls, starts, 7)
-    >>> int(pdb[0]) > 0  # the live cells: every floor cell of this open board
+    A corridor (width 8, floor on cells 9 to 14) with its start cells on 11 and 12: two
+    boxes pulled both to its left end never come back, the player being on their right.
+
+    >>> from levelforge.engine.sokoban_pairs import pair_dead
+    >>> walls = np.ones(24, np.uint8)
+    >>> walls[9:15] = 0
+    >>> pdb = pull_pair_table(walls, 1 - walls, np.array([11, 12], np.int32), 8)
+    >>> bool(pair_dead(pdb, np.array([9, 10], np.int16), 2, 10, 11))
     True
+    >>> bool(pair_dead(pdb, np.array([11, 12], np.int16), 2, 12, 13))
+    False
     """
     built = pair_database(walls, (1 - alive).astype(np.uint8), start_cells, width,
                           start_cells.shape[0], None, ctr=ctr, pushes=True)
