@@ -57,7 +57,7 @@ def pairs_due(pdb: npt.NDArray[np.int32], expanded: int, board: tuple | None,
 
 def pair_database(walls: npt.NDArray[np.uint8], dead: npt.NDArray[np.uint8],
                   goal_cells: npt.NDArray[np.int32], width: int, boxes: int,
-                  dist: npt.NDArray, most: int | None = None,
+                  dist: npt.NDArray | None, most: int | None = None,
                   ctr: npt.NDArray[np.int64] | None = None,
                   triples: bool = False,
                   compof: npt.NDArray[np.int8] | None = None,
