@@ -4,8 +4,8 @@ of two boxes alone on the board, and the feature-space search, which stores no c
 that verdict condemns and proves a start with a dead pair unsolvable at once, and the
 push-optimal A*, which stores no such child either. The backward search's table of pairs
 that pulls cannot bring home (``levelforge.sokoban.pairs.pull_pair_table``) against a
-plain-Python search of two boxes pulled alone, and the backward search, which stores no
-state it condemns."""
+plain-Python search of two boxes pulled alone, and the greedy backward search, which
+stores no state it condemns and keeps its solutions."""
 import sys
 from pathlib import Path
 
@@ -211,7 +211,7 @@ def test_pull_pair_table_agrees_with_two_box_pull_search(case):
 
 
 def stored_backward_states(level, nodes, monkeypatch):
-    """Run the backward search over cells alone on ``level`` with ``nodes`` stored states;
+    """Run the greedy backward search alone on ``level`` with ``nodes`` stored states;
     its arrays (caught as they are made) and how many states it stored."""
     made = []
     real = backward._Arrays.__init__
@@ -221,7 +221,7 @@ def stored_backward_states(level, nodes, monkeypatch):
         made.append(self)
 
     monkeypatch.setattr(backward._Arrays, "__init__", catch)
-    _, _, stored, _ = backward.backward_solve(level, nodes, cells=True)
+    _, _, stored, _ = backward.backward_solve(level, nodes)
     return made[-1], stored
 
 
@@ -250,9 +250,21 @@ def test_the_backward_search_stores_no_state_with_a_pull_dead_pair(monkeypatch, 
     assert (dead == 0) if pairs else (dead > 0)  # without the table, the check can fail
 
 
-def test_the_backward_search_with_pull_pairs_still_solves_and_replays():
-    for number in (2, 15, 40, 97):  # greedy and over cells, each solution replayed
+def test_the_greedy_backward_search_keeps_its_solutions_with_fewer_states(monkeypatch):
+    # pruning leaves the greedy order of the states kept as it was: the same pulls
+    for number in (2, 15, 40, 97):
         level = MICROBAN[number - 1]
-        for cells in (False, True):
-            status, solution, _, _ = backward.backward_solve(level, 200_000, cells=cells)
-            assert status == "solved" and replay(level, solution).is_solved, (number, cells)
+        runs = []
+        for pairs in (False, True):
+            monkeypatch.setattr(backward, "PAIRS", pairs)
+            runs.append(backward.backward_solve(level, 200_000))
+        (s0, sol0, n0, _), (s1, sol1, n1, _) = runs
+        assert s0 == s1 == "solved" and replay(level, sol1).is_solved, number
+        assert sol1 == sol0 and n1 <= n0, number
+
+
+def test_the_search_over_cells_builds_no_pull_pair_table(monkeypatch):
+    built = []
+    monkeypatch.setattr(backward, "pull_pair_table", lambda *a: built.append(1))
+    status, solution, _, _ = backward.backward_solve(MICROBAN[14], 200_000, cells=True)
+    assert status == "solved" and replay(MICROBAN[14], solution).is_solved and not built

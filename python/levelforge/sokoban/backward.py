@@ -29,8 +29,12 @@ the XSokoban levels the forward searches leave unsolved (no report: no figure)."
 _BUDGET = 256  # expansions of one kernel call (the time limit stops a call within it)
 _FIRST = 1 << 14  # node slots first allocated (doubled as the search grows)
 PAIRS = True
-"""Drop states with a pair of boxes that pulls cannot bring back to two start cells
-(:func:`levelforge.sokoban.pairs.pull_pair_table`). False: without (for comparisons)."""
+"""The greedy search drops states with a pair of boxes that pulls cannot bring back to
+two start cells (:func:`levelforge.sokoban.pairs.pull_pair_table`); False: it keeps
+them (for comparisons). The search over feature cells keeps them: there the pruned
+states change which states its cells hold and expand, and on 2026-12-06 that cost more
+levels than it gained (docs/figures/sokoban-solving.md, "Pairs that pulls cannot bring
+home"). Pruning never changes the greedy order of the states it keeps."""
 _NO_PAIRS = np.zeros(1, np.int32)
 _STATUS = {_s.SOLVED: "solved", _s.UNSOLVABLE: "exhausted", _s.LIMIT: "limit"}
 
@@ -227,7 +231,8 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
                                           ctr[_s.C_FILL], a.queue))
     a.blk[box_cells] = 0
     with limit.watch(ctr, _s.C_HALT):
-        pdb = pull_pair_table(walls, alive, box_cells, width, ctr) if PAIRS else _NO_PAIRS
+        pdb = pull_pair_table(walls, alive, box_cells, width, ctr) if PAIRS and not cells \
+            else _NO_PAIRS
         status = _bk.backward_start(walls, goal_cells, np.int64(width), pdist, zob,
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
                                     a.cols, *a.hung, *a.cells(), floor, pdb)
