@@ -198,10 +198,14 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
         ctr[C_FILL] += 1
         norm = _region_min(blk, width, np.int64(c), stamp, ctr[C_FILL], queue)
         slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob, wbox, norm)
+        if j >= 0 or h >= UNREACHABLE:
+            continue
         dead = False
         for i in range(nbox):
-            dead = dead or pair_dead(pdb, wbox, nbox, np.int64(wbox[i]), norm)
-        if j < 0 and h < UNREACHABLE and not dead:
+            if pair_dead(pdb, wbox, nbox, np.int64(wbox[i]), norm):
+                dead = True
+                break
+        if not dead:
             _store(wbox, nbox, norm, -1, 0, -1, h, slot, tag, pool, nplayer, nparent, ng,
                    nmove, table, heap, ctr, zob, cells, cell, croot, pkey, pchild, psib)
     for i in range(nbox):
@@ -219,7 +223,7 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
     """Expand at most ``budget`` states (see the module docstring; ``alive[c]`` is 1
     where a box can still be pulled to a start cell; a new state whose pulled box has
     no way back to two start cells with another box, in the pull pair table ``pdb``
-    (:func:`levelforge.sokoban.pairs.pull_pair_table`; one slot: none), is dropped: it
+    (:func:`levelforge.sokoban.pairs.pull_pair_table`; at most one slot: none), is dropped: it
     reaches neither the start nor a forward state). Returns the status: RUNNING,
     SOLVED (``ctr[C_GOAL]`` is the start's node, or a state the forward search met:
     below), UNSOLVABLE (every state reachable by pulls searched: the start is not among

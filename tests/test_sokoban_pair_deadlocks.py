@@ -64,12 +64,19 @@ def cell(level, c):
     return c[1] * level.width + c[0]
 
 
+def two_box_level(rng, case):
+    """A small random level (odd cases) or one made by pulls (even), None unless it has
+    at least two boxes."""
+    level = random_level(rng, max_side=7, max_boxes=4) if case % 2 \
+        else pulled_level(rng, max_side=7, max_boxes=4)
+    return level if level is not None and len(level.boxes) >= 2 else None
+
+
 @pytest.mark.parametrize("case", range(60))
 def test_pair_dead_agrees_with_two_box_search(case):
     rng = np.random.default_rng(21000 + case)
-    level = random_level(rng, max_side=7, max_boxes=4) if case % 2 \
-        else pulled_level(rng, max_side=7, max_boxes=4)
-    if level is None or len(level.boxes) < 2:
+    level = two_box_level(rng, case)
+    if level is None:
         return
     floor = {(x, y) for y in range(level.height) for x in range(level.width)} - level.walls
     live = floor - naive.dead_squares(level.walls, level.goals, floor)
@@ -185,9 +192,8 @@ def pull_alive(walls, starts, floor):
 @pytest.mark.parametrize("case", range(40))
 def test_pull_pair_table_agrees_with_two_box_pull_search(case):
     rng = np.random.default_rng(33000 + case)
-    level = random_level(rng, max_side=7, max_boxes=4) if case % 2 \
-        else pulled_level(rng, max_side=7, max_boxes=4)
-    if level is None or len(level.boxes) < 2:
+    level = two_box_level(rng, case)
+    if level is None:
         return
     walls, _, boxes, player = level.arrays()
     walls[~player_area(walls, level.width, cell(level, level.player))] = 1

@@ -19,7 +19,7 @@ from ..engine import sokoban_state as _s
 from ..engine.grid import flood_fill
 from .level import Level
 from .optimizer import _Board
-from .pairs import pull_pair_table
+from .pairs import NONE, pull_pair_table
 from .turns import drain, whole_steps
 
 WEIGHT = 0
@@ -35,7 +35,6 @@ them (for comparisons). The search over feature cells keeps them: there the prun
 states change which states its cells hold and expand, and on 2026-12-06 that cost more
 levels than it gained (docs/figures/sokoban-solving.md, "Pairs that pulls cannot bring
 home"). Pruning never changes the greedy order of the states it keeps."""
-_NO_PAIRS = np.zeros(1, np.int32)
 _STATUS = {_s.SOLVED: "solved", _s.UNSOLVABLE: "exhausted", _s.LIMIT: "limit"}
 
 
@@ -232,7 +231,7 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
     a.blk[box_cells] = 0
     with limit.watch(ctr, _s.C_HALT):
         pdb = pull_pair_table(walls, alive, box_cells, width, ctr) if PAIRS and not cells \
-            else _NO_PAIRS
+            else NONE
         status = _bk.backward_start(walls, goal_cells, np.int64(width), pdist, zob,
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
                                     a.cols, *a.hung, *a.cells(), floor, pdb)
