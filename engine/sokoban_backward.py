@@ -215,6 +215,26 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
     return ctr[C_STATUS]
 
 
+@njit(cache=True, _nrt=False)
+def meet_scan(fpool, fplayer, lo, hi, pool, nplayer, table, ctr, zob, wbox):
+    """The first of a forward search's nodes ``lo .. hi - 1`` (boxes ``fpool``, sorted,
+    ``ctr[C_BOXES]`` a node; normalised players ``fplayer``) that this backward search
+    has stored: ``(forward node, backward node)``, or ``(-1, -1)``. :func:`backward_run`
+    finds the meetings where the backward search comes second; this finds those where
+    the forward search does (a state the backward search stored long before, near the
+    goals, that the forward search reaches later)."""
+    nbox = ctr[C_BOXES]
+    mask = ctr[C_SIZE] - 1
+    for f in range(lo, hi):
+        base = f * nbox
+        for i in range(nbox):
+            wbox[i] = fpool[base + i]
+        _, j, _ = _lookup(pool, nplayer, nbox, table, mask, zob, wbox, np.int64(fplayer[f]))
+        if j >= 0:
+            return f, j
+    return -1, -1
+
+
 @njit(cache=True, _nrt=False, nogil=True)
 def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fpool,
                  fplayer, ftepoch, pool, nplayer, nparent, ng, nmove, heap, table, ctr, blk,

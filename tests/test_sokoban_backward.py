@@ -8,11 +8,11 @@ import pytest
 from levelforge.engine import sokoban_backward as _bk
 from levelforge.engine.sokoban_fess_features import regions_reach
 from levelforge.engine.sokoban_state import UNREACHABLE
-from levelforge.sokoban import Level, Solver, collections, replay
+from levelforge.sokoban import Level, Solver, collections, replay, solve
 from levelforge.sokoban import backward as backward_mod
 from levelforge.sokoban import packing
 from levelforge.sokoban.backward import backward_solve
-from levelforge.sokoban.turns import finished
+from levelforge.sokoban.turns import drain, finished
 from test_sokoban_solver import pulled_level, random_level
 
 MICROBAN = collections.load("microban")
@@ -213,6 +213,39 @@ def test_after_the_feature_space_search_the_two_searches_meet(monkeypatch):
     ((status, nodes, meet, forward),) = runs
     assert status == "solved" and forward and meet >= 0
     assert alone[0] == "solved" and nodes < alone[2]
+
+
+def test_a_forward_state_the_backward_search_stored_before_is_a_meeting():
+    """The forward side of a meeting: a made-up forward search that stores, from its
+    second turn on, one state a push short of solved (the backward search stores it
+    with its first expansions, before the forward node exists, so the lookups of new
+    backward states in the forward table cannot see it). The backward search stops at
+    its next turn with that node, and the forward pushes to it and the backward
+    search's pushes from it replay."""
+    level = MICROBAN[145]
+    solution = solve(level).solution
+    last = max(i for i, m in enumerate(solution) if m.isupper())
+    near = replay(level, solution[:last])  # one push short of solved
+    walls, goals, boxes, player = near.arrays()
+    stamp = np.zeros(walls.shape[0], np.int64)
+    queue = np.zeros(walls.shape[0], np.int32)
+    norm = _bk._region_min(walls | boxes, np.int64(level.width), np.int64(player), stamp,
+                           np.int64(1), queue)  # the region's smallest cell
+    fpool = np.flatnonzero(boxes).astype(np.int16)
+    turns = []
+
+    def forward():  # no table to look new backward states up in: only the scan meets
+        turns.append(1)
+        return (np.zeros(0, np.int64), fpool, np.array([norm], np.int32), 0,
+                int(len(turns) > 1))
+    status, pushes, nodes, _, meet = drain(backward_mod.backward_steps(
+        *backward_board(level), 300_000, backward_mod.Limit(None), forward=forward))
+    assert (status, meet, len(turns)) == ("solved", 0, 2)
+    assert nodes < backward_solve(level, 300_000)[2]
+    from levelforge.sokoban.optimizer import _Board
+    board = _Board(level)
+    joined = board.moves(board.pushes(solution[:last]) + pushes)
+    assert replay(level, joined).is_solved
 
 
 def filled_arrays(nodes=3000, boxes=3, cells=400, seed=0):

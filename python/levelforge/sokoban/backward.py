@@ -170,7 +170,7 @@ def backward_solve(level: Level, max_nodes: int, time_limit: float | None = None
     return status, solution, nodes, expanded
 
 
-_NO_FORWARD = (np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int32), 0)
+_NO_FORWARD = (np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int32), 0, 0)
 
 
 def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limit,
@@ -197,12 +197,16 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
     (:func:`levelforge.sokoban.turns.whole_steps`) and returns the tuple below.
 
     ``forward``: a function returning the transposition table of a forward search on
-    the same board, ``(table, pool, nplayer, generation)`` as the solver's workspace
-    holds them (asked before each kernel call: the forward search may run in turn with
-    this one and grow its arrays), or None before it has started; its states are keyed
-    with ``zob`` (the workspace's Zobrist keys; random ones for None). The search then
-    also stops at a state the forward search stored, and the pushes are those from
-    that state; its forward node is returned as a fifth value (-1 without a meeting).
+    the same board, ``(table, pool, nplayer, generation, nodes)`` as the solver's
+    workspace holds them (asked before each kernel call: the forward search may run in
+    turn with this one and grow its arrays), or None before it has started; its states
+    are keyed with ``zob`` (the workspace's Zobrist keys; random ones for None). The
+    search then also stops where the two meet, and the pushes are those from the
+    meeting state; its forward node is returned as a fifth value (-1 without a
+    meeting). They meet both ways: a new backward state the forward search stored
+    before (looked up in its table as it is stored), and a forward state stored since
+    the last kernel call that this search stored before
+    (:func:`levelforge.engine.sokoban_backward.meet_scan`, before each call).
 
     ``cells``: instead of greedy on ``h``, expand the *feature cells* in turn (as the
     feature-space search does forward), the state of least ``h`` in each: a state's
@@ -236,8 +240,18 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
                                     a.cols, *a.hung, *a.cells(), floor, pdb)
 
+        scanned = 0  # the forward nodes looked up in this search's table so far
+
         def run(left):
-            ftable, fpool, fplayer, ftepoch = (forward and forward()) or _NO_FORWARD
+            nonlocal scanned
+            ftable, fpool, fplayer, ftepoch, fnodes = (forward and forward()) or _NO_FORWARD
+            if fnodes > scanned:
+                f, j = _bk.meet_scan(fpool, fplayer, scanned, fnodes, a.pool, a.nplayer,
+                                     a.table, ctr, zob, a.wbox)
+                scanned = fnodes
+                if f >= 0:
+                    ctr[_bk.C_MEET], ctr[_s.C_GOAL], ctr[_s.C_STATUS] = f, j, _s.SOLVED
+                    return _s.SOLVED
             return _bk.backward_run(left, walls, start_norm, np.int64(width), pdist, alive,
                                     zob, ftable, fpool, fplayer, np.int64(ftepoch),
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,

@@ -777,7 +777,8 @@ class Solver:
         def forward():  # the feature-space search's table, as it is now
             if not self._forward_done:
                 return None
-            return ws.table, ws.pool, ws.nplayer, int(ws.ctr[_s.C_TEPOCH])
+            return (ws.table, ws.pool, ws.nplayer, int(ws.ctr[_s.C_TEPOCH]),
+                    int(ws.ctr[_s.C_NODES]))
         status, pushes, nodes, expanded, meet = yield from backward_steps(
             walls, np.flatnonzero(goals).astype(np.int32), box_cells, player, width, cap, limit,
             zob=ws.zob, forward=forward, cells=cells)
