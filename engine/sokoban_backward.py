@@ -31,7 +31,7 @@ prefix of ``table``, ``C_TARGET`` the forward node met, see :func:`backward_run`
 import numpy as np
 from numba import njit
 
-from .grid import flood_fill
+from .grid import flood_fill, ring_runs
 from .sokoban import _heap_pop, _heap_push, _key
 from .sokoban_farthest import _insert, _lookup, _pull_norm, _region_min, _rehash, _replaced
 from .sokoban_fess_cells import _cell_insert, _cell_pop
@@ -100,22 +100,45 @@ def _cell(wbox, nbox, startm, blk, floor, width, player, stamp, epoch, queue):
 
 
 @njit(cache=True, _nrt=False)
-def _pop(heap, ctr, cells, croot, pkey, pchild, psib):
-    """The next state to expand, -1 when none is open: the heap's least, or with
-    ``cells`` the least of the next cell in turn that has open states (``croot[-1]``:
-    the turn)."""
-    if ctr[C_HEAP] == 0:
+def _pulled_cell(cu, startm, blk, width, b, p, stamp, epoch):
+    """The feature cell of a pull's child without a fill, or -1 when it takes one (then
+    :func:`_cell`): ``cu`` is the parent's cell, ``blk`` the child's board (``b`` open,
+    ``p`` blocked) and ``stamp == epoch`` the parent's player region ``R``, which holds
+    ``p``. When the open cells around ``p`` that touch it form one run of its ring
+    (:func:`levelforge.engine.grid.ring_runs`), blocking ``p`` splits nothing: ``R``
+    less ``p`` stays one area, with ``b`` in it (``b`` touches ``p``). When every open
+    neighbour of ``b`` is in ``R`` too, ``b`` joins no other area: the child has the
+    parent's areas, and only the count of boxes on start cells changes."""
+    if ring_runs(blk, width, p) > 1:
         return -1
+    joined = 0
+    for c in (b - width, b - 1, b + 1, b + width):
+        if blk[c] == 0 and stamp[c] != epoch:
+            joined += 1
+    a = cu % REGION_CELLS
+    if joined > 1 or (joined == 1 and a == REGION_CELLS - 1):
+        return -1
+    k = cu // REGION_CELLS - startm[b] + startm[p]
+    return k * REGION_CELLS + a - joined
+
+
+@njit(cache=True, _nrt=False)
+def _pop(heap, ctr, cells, croot, pkey, pchild, psib):
+    """The next state to expand and its cell, -1 when none is open: the heap's least
+    (cell -1), or with ``cells`` the least of the next cell in turn that has open states
+    (``croot[-1]``: the turn)."""
+    if ctr[C_HEAP] == 0:
+        return np.int64(-1), np.int64(-1)
     if not cells:
-        return np.int64(_heap_pop(heap, ctr) & np.int64(0xFFFFFFFF))
+        return np.int64(_heap_pop(heap, ctr) & np.int64(0xFFFFFFFF)), np.int64(-1)
     ctr[C_HEAP] -= 1
     ncell = croot.shape[0] - 1
     for t in range(ncell):
         c = (croot[ncell] + t) % ncell
         if croot[c] >= 0:
             croot[ncell] = (c + 1) % ncell
-            return np.int64(_cell_pop(c, croot, pkey, pchild, psib))
-    return -1
+            return np.int64(_cell_pop(c, croot, pkey, pchild, psib)), np.int64(c)
+    return np.int64(-1), np.int64(-1)
 
 
 @njit(cache=True, _nrt=False)
@@ -270,7 +293,7 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
         if ctr[C_NODES] + room > nplayer.shape[0] or ctr[C_HEAP] + room > heap.shape[0] \
                 or 2 * (ctr[C_NODES] + room) > table.shape[0]:
             return GROW
-        u = _pop(heap, ctr, cells, croot, pkey, pchild, psib)
+        u, cu = _pop(heap, ctr, cells, croot, pkey, pchild, psib)
         if u < 0:
             ctr[C_STATUS] = UNSOLVABLE
             return UNSOLVABLE
@@ -305,10 +328,12 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                                        wbox, norm)
                 dead = j < 0 and pair_dead(pdb, wbox, nbox, p, norm)
                 cell = 0
-                if cells and j < 0 and not dead:  # a new state's cell only: the count floods
-                    ctr[C_FILL2] += 1
-                    cell = _cell(wbox, nbox, startm, blk, floor, width, q, stamp2,
-                                 ctr[C_FILL2], queue2)
+                if cells and j < 0 and not dead:  # a new state's cell only
+                    cell = _pulled_cell(cu, startm, blk, width, b, p, stamp, epoch)
+                    if cell < 0:  # the count floods
+                        ctr[C_FILL2] += 1
+                        cell = _cell(wbox, nbox, startm, blk, floor, width, q, stamp2,
+                                     ctr[C_FILL2], queue2)
                 blk[p] = 0
                 blk[b] = 1
                 if j >= 0 or dead:

@@ -155,6 +155,61 @@ def test_regions_count_the_areas_of_free_floor(case):
     assert got == areas
 
 
+def _check_pulled_cells(rng, walls, w, n, floor, fast, pulls):
+    """One random state of the board ``walls`` for the test below: every pull's cell
+    both ways; returns the counts of fill-free answers and pulls, updated."""
+    boxes = rng.choice(floor, size=min(len(floor) - 2, int(rng.integers(2, 14))),
+                       replace=False)
+    startm = np.zeros(n, np.uint8)
+    startm[rng.choice(floor, size=len(boxes), replace=False)] = 1
+    blk = walls.copy()
+    blk[boxes] = 1
+    player = int(rng.choice([c for c in floor if not blk[c]]))
+    stamp, queue = np.zeros(n, np.int64), np.zeros(n, np.int32)
+    stamp2, queue2 = np.zeros(n, np.int64), np.zeros(n, np.int32)
+    wbox = np.sort(boxes).astype(np.int16)
+    nbox = len(boxes)
+    cu = _bk._cell(wbox, nbox, startm, blk, floor, np.int64(w), np.int64(player), stamp2,
+                   np.int64(1), queue2)
+    _bk.flood_fill(blk, np.int64(w), np.int64(player), stamp, np.int64(1), queue)
+    for b in boxes.tolist():
+        for s in (-w, -1, 1, w):
+            p, q = b + s, b + 2 * s
+            if stamp[p] != 1 or blk[q]:
+                continue
+            blk[b], blk[p] = 0, 1
+            child = np.sort(np.where(wbox == b, p, wbox)).astype(np.int16)
+            got = _bk._pulled_cell(cu, startm, blk, np.int64(w), np.int64(b),
+                                   np.int64(p), stamp, np.int64(1))
+            want = _bk._cell(child, nbox, startm, blk, floor, np.int64(w), np.int64(q),
+                             stamp2, np.int64(2 + pulls), queue2)
+            blk[b], blk[p] = 1, 0
+            pulls += 1
+            if got >= 0:
+                fast += 1
+                assert got == want, (b, s)
+    return fast, pulls
+
+
+def test_a_pulls_cell_without_a_fill_is_the_filled_one():
+    """:func:`_bk._pulled_cell` (the child's feature cell from its parent's, where local
+    tests settle it) against :func:`_bk._cell` (a fill of the whole board, itself
+    checked against a plain flood above), on every pull of random states of random
+    boards with several areas; the fill-free answer must come often."""
+    fast = pulls = 0
+    for case in range(60):
+        rng = np.random.default_rng(52000 + case)
+        level = random_level(rng, max_side=9, max_boxes=8, wall_p=0.1)
+        if level is None:
+            continue
+        walls = level.arrays()[0]
+        w, n = level.width, walls.shape[0]
+        floor = np.array([c for c in range(n) if not walls[c]], np.int32)
+        for _ in range(6):  # states of this board
+            fast, pulls = _check_pulled_cells(rng, walls, w, n, floor, fast, pulls)
+    assert pulls > 1000 and fast > pulls // 4
+
+
 def test_node_cap_and_time_limit_say_limit():
     level = MICROBAN[152]  # level 153: past 300,000 states backwards (measured)
     assert backward_solve(level, 2_000)[0] == "limit"
