@@ -241,14 +241,16 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
 @njit(cache=True, _nrt=False)
 def meet_scan(fpool, fplayer, lo, hi, pool, nplayer, table, ctr, zob, wbox):
     """The first of a forward search's nodes ``lo .. hi - 1`` (boxes ``fpool``, sorted,
-    ``ctr[C_BOXES]`` a node; normalised players ``fplayer``) that this backward search
-    has stored: ``(forward node, backward node)``, or ``(-1, -1)``. :func:`backward_run`
+    ``ctr[C_BOXES]`` a node; normalised players ``fplayer``, -1 for the pushes on a
+    macro's way, which are skipped) that this backward search has stored: ``(forward node, backward node)``, or ``(-1, -1)``. :func:`backward_run`
     finds the meetings where the backward search comes second; this finds those where
     the forward search does (a state the backward search stored long before, near the
     goals, that the forward search reaches later)."""
     nbox = ctr[C_BOXES]
     mask = ctr[C_SIZE] - 1
     for f in range(lo, hi):
+        if fplayer[f] < 0:
+            continue  # a push on a macro's way: not a stored state, its boxes not written
         base = f * nbox
         for i in range(nbox):
             wbox[i] = fpool[base + i]

@@ -272,7 +272,7 @@ def test_after_the_feature_space_search_the_two_searches_meet(monkeypatch):
 
 def test_a_forward_state_the_backward_search_stored_before_is_a_meeting():
     """The forward side of a meeting: a made-up forward search that stores, from its
-    second turn on, one state a push short of solved (the backward search stores it
+    second turn on, a push on a macro's way (skipped) and one state a push short of solved (the backward search stores it
     with its first expansions, before the forward node exists, so the lookups of new
     backward states in the forward table cannot see it). The backward search stops at
     its next turn with that node, and the forward pushes to it and the backward
@@ -286,16 +286,17 @@ def test_a_forward_state_the_backward_search_stored_before_is_a_meeting():
     queue = np.zeros(walls.shape[0], np.int32)
     norm = _bk._region_min(walls | boxes, np.int64(level.width), np.int64(player), stamp,
                            np.int64(1), queue)  # the region's smallest cell
-    fpool = np.flatnonzero(boxes).astype(np.int16)
+    nbox = int(boxes.sum())  # node 0: a push on a macro's way (player -1, boxes unwritten)
+    fpool = np.concatenate([np.full(nbox, 30000), np.flatnonzero(boxes)]).astype(np.int16)
     turns = []
 
     def forward():  # no table to look new backward states up in: only the scan meets
         turns.append(1)
-        return (np.zeros(0, np.int64), fpool, np.array([norm], np.int32), 0,
-                int(len(turns) > 1))
+        return (np.zeros(0, np.int64), fpool, np.array([-1, norm], np.int32), 0,
+                2 * int(len(turns) > 1))
     status, pushes, nodes, _, meet = drain(backward_mod.backward_steps(
         *backward_board(level), 300_000, backward_mod.Limit(None), forward=forward))
-    assert (status, meet, len(turns)) == ("solved", 0, 2)
+    assert (status, meet, len(turns)) == ("solved", 1, 2)
     assert nodes < backward_solve(level, 300_000)[2]
     from levelforge.sokoban.optimizer import _Board
     board = _Board(level)
