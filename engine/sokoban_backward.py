@@ -242,9 +242,10 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
 def meet_scan(fpool, fplayer, lo, hi, pool, nplayer, table, ctr, zob, wbox):
     """The first of a forward search's nodes ``lo .. hi - 1`` (boxes ``fpool``, sorted,
     ``ctr[C_BOXES]`` a node; normalised players ``fplayer``, -1 for the pushes on a
-    macro's way, which are skipped) that this backward search has stored: ``(forward node, backward node)``, or ``(-1, -1)``. :func:`backward_run`
-    finds the meetings where the backward search comes second; this finds those where
-    the forward search does (a state the backward search stored long before, near the
+    macro's way, which are skipped) that this backward search has stored:
+    ``(forward node, backward node)``, or ``(-1, -1)``. :func:`backward_run` finds the
+    meetings where the backward search comes second; this finds those where the
+    forward search does (a state the backward search stored long before, near the
     goals, that the forward search reaches later)."""
     nbox = ctr[C_BOXES]
     mask = ctr[C_SIZE] - 1

@@ -304,6 +304,25 @@ def test_a_forward_state_the_backward_search_stored_before_is_a_meeting():
     assert replay(level, joined).is_solved
 
 
+def test_the_warm_up_compiles_the_forward_side_of_a_meeting():
+    """In a fresh process, after the backward search's warm-up, a solve whose backward
+    searches look up the feature-space search's states (Microban 146, as above) loads
+    no new specialisation of ``meet_scan``: the warm-up's call has the solver's types."""
+    import os
+    import subprocess
+    import sys
+    code = ("from levelforge.sokoban import Solver, collections;"
+            "from levelforge.sokoban import backward as b;"
+            "from levelforge.engine import sokoban_backward as bk;"
+            "b.warm_up(); before = len(bk.meet_scan.signatures);"
+            "s = Solver(); s._stages = False;"
+            "r = s.solve(collections.load('microban')[145], optimal=False, max_nodes=2000);"
+            "print(r.status, before, len(bk.meet_scan.signatures))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=dict(os.environ)).stdout
+    assert out.split() == ["solved", "1", "1"]
+
+
 def filled_arrays(nodes=3000, boxes=3, cells=400, seed=0):
     """Backward-search arrays holding ``nodes`` distinct made-up states (sorted boxes, a
     player cell), their table as the search keeps it, and the counters and keys."""

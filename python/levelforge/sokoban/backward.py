@@ -141,13 +141,17 @@ class _Arrays:
 
 def warm_up() -> None:
     """Compile (or load from Numba's cache) the backward search's kernels, the table's
-    growth included, so that no time-limited solve pays for them."""
+    growth and the forward side of its meetings included, so that no time-limited solve
+    pays for them."""
     for cells in (False, True):
         backward_solve(Level.from_xsb("#####\n#@$.#\n#  ##\n#####"), 1000, cells=cells)
         a = _Arrays(1, 20, 4, cells)
         ctr = np.zeros(_s.N_COUNTERS, np.int64)
         ctr[_bk.C_SIZE] = 4
-        a.grow(ctr, np.zeros((2, 20), np.uint64))
+        ctr[_s.C_BOXES] = 1
+        zob = np.zeros((2, 20), np.uint64)
+        a.grow(ctr, zob)
+    _bk.meet_scan(a.pool, a.nplayer, 0, 1, a.pool, a.nplayer, a.table, ctr, zob, a.wbox)
 
 
 def backward_solve(level: Level, max_nodes: int, time_limit: float | None = None,
