@@ -84,7 +84,9 @@ def group_pushes(level, group, cap):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--xsb", help="an XSB file (default: the bundled Microban)")
-    ap.add_argument("--microban", type=int, help="the level's number in the file (from 1)")
+    ap.add_argument("--microban", type=int, required=True,
+                    help="the level's number (from 1) in the bundled Microban, or in "
+                         "--xsb's file")
     ap.add_argument("--group", action="append", required=True,
                     help='box cells "x,y x,y ..." (repeat for more groups)')
     ap.add_argument("--parked", action="store_true",
@@ -92,6 +94,8 @@ def main(argv=None):
     ap.add_argument("--cap", type=int, default=3_000_000, help="states per group")
     args = ap.parse_args(argv)
     levels = load_xsb(args.xsb) if args.xsb else collections.load("microban")
+    if not 1 <= args.microban <= len(levels):
+        ap.error(f"--microban {args.microban}: the file has levels 1 to {len(levels)}")
     level = levels[args.microban - 1]
     parked = level.boxes & level.goals if args.parked else frozenset()
     for text in args.group:

@@ -106,9 +106,11 @@ def _pulled_cell(cu, startm, blk, width, b, p, stamp, epoch):
     ``p`` blocked) and ``stamp == epoch`` the parent's player region ``R``, which holds
     ``p``. When the open cells around ``p`` that touch it form one run of its ring
     (:func:`levelforge.engine.grid.ring_runs`), blocking ``p`` splits nothing: ``R``
-    less ``p`` stays one area, with ``b`` in it (``b`` touches ``p``). When every open
-    neighbour of ``b`` is in ``R`` too, ``b`` joins no other area: the child has the
-    parent's areas, and only the count of boxes on start cells changes."""
+    less ``p`` stays one area, with ``b`` in it (``b`` touches ``p``). ``b``'s other
+    open neighbours outside ``R`` then join their areas to it: none, the parent's
+    count; one, one area fewer (unless the parent's count was capped); two or more may
+    lie in one area, so a fill decides. The count of boxes on start cells changes by
+    the pull alone."""
     if ring_runs(blk, width, p) > 1:
         return -1
     joined = 0

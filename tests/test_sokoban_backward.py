@@ -155,9 +155,10 @@ def test_regions_count_the_areas_of_free_floor(case):
     assert got == areas
 
 
-def _check_pulled_cells(rng, walls, w, n, floor, fast, pulls):
+def _check_pulled_cells(rng, walls, w, n, floor):
     """One random state of the board ``walls`` for the test below: every pull's cell
-    both ways; returns the counts of fill-free answers and pulls, updated."""
+    both ways; returns its counts of fill-free answers and of pulls."""
+    fast = pulls = 0
     boxes = rng.choice(floor, size=min(len(floor) - 2, int(rng.integers(2, 14))),
                        replace=False)
     startm = np.zeros(n, np.uint8)
@@ -206,7 +207,9 @@ def test_a_pulls_cell_without_a_fill_is_the_filled_one():
         w, n = level.width, walls.shape[0]
         floor = np.array([c for c in range(n) if not walls[c]], np.int32)
         for _ in range(6):  # states of this board
-            fast, pulls = _check_pulled_cells(rng, walls, w, n, floor, fast, pulls)
+            state_fast, state_pulls = _check_pulled_cells(rng, walls, w, n, floor)
+            fast += state_fast
+            pulls += state_pulls
     assert pulls > 1000 and fast > pulls // 4
 
 
