@@ -10,7 +10,12 @@ and expands states in order of ``g + weight * h`` (:func:`levelforge.engine.soko
 ``g`` the pulls so far and ``h`` the min-cost matching of the boxes to the start cells
 over lone-box pull distances (:func:`pull_distances`). It ends at the start: the boxes
 on their start cells, the player's region the start's. Read backwards, its pulls are
-pushes that solve the level.
+pushes that solve the level. Over *feature cells* instead, the cells take turns, each
+expanding its state of least ``h``: a state's cell is how many of its boxes stand on
+start cells, how many areas of free floor they cut the board into and how long a
+prefix of the feature-space search's packing order they still fill (its states pack
+goals in that order, so the backward states that unpack them in reverse are those it
+can meet).
 
 A pull: the player on ``p = b + s`` next to the box on ``b`` steps on to ``p + s`` and
 the box follows onto ``p``. A box on a cell from which no start cell can be reached by
@@ -39,6 +44,7 @@ from .sokoban_fess import _lookup as _forward
 from .sokoban_fess_features import regions_reach
 from .sokoban_heuristic import matching_cost
 from .sokoban_match import cells_matching, moved_matching
+from .sokoban_packing import _packed
 from .sokoban_pairs import pair_dead
 from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT,
                             C_HEAP, C_NODES, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT, GROW,
@@ -125,6 +131,22 @@ def _pulled_cell(cu, startm, blk, width, b, p, stamp, epoch):
 
 
 @njit(cache=True, _nrt=False)
+def _child_cell(cu, cbase, wbox, nbox, startm, blk, floor, width, b, p, q, stamp, epoch,
+                stamp2, ctr, queue2, porder):
+    """The cell key of a pull's child, the parent's being ``cu``: its feature cell
+    (:func:`_pulled_cell` from the parent's, or :func:`_cell`'s fill with a fresh epoch
+    ``ctr[C_FILL2]`` of ``stamp2`` where local tests do not settle it) plus ``cbase``
+    (``REGION_CELLS * (nbox + 1)``) times the filled prefix of the packing order
+    ``porder`` (:func:`levelforge.engine.sokoban_packing._packed`; 0 when empty).
+    ``blk`` is the child's board, ``wbox`` its sorted boxes, ``q`` its player's cell."""
+    cell = _pulled_cell(cu % cbase, startm, blk, width, b, p, stamp, epoch)
+    if cell < 0:  # the count floods
+        ctr[C_FILL2] += 1
+        cell = _cell(wbox, nbox, startm, blk, floor, width, q, stamp2, ctr[C_FILL2], queue2)
+    return cell + _packed(blk, porder) * cbase
+
+
+@njit(cache=True, _nrt=False)
 def _pop(heap, ctr, cells, croot, pkey, pchild, psib):
     """The next state to expand and its cell, -1 when none is open: the heap's least
     (cell -1), or with ``cells`` the least of the next cell in turn that has open states
@@ -185,10 +207,11 @@ def table_regrow(pool, nplayer, nbox, table, zob, count, ctr):
 @njit(cache=True, _nrt=False)
 def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent, ng, nmove,
                    heap, table, ctr, blk, stamp, queue, wbox, cols, hu, hv, hp, hway, hminv,
-                   hused, cells, startm, croot, pkey, pchild, psib, floor, pdb):
+                   hused, cells, startm, croot, pkey, pchild, psib, floor, pdb, porder):
     """Store the solved states (boxes on ``goal_cells``, sorted; the player in each
     region of the free cells that touches a box) as the roots, but none with a pair of
-    boxes the pull pair table ``pdb`` condemns (see :func:`backward_run`). ``ctr[C_BOXES]``,
+    boxes the pull pair table ``pdb`` condemns (see :func:`backward_run`; ``cells`` and
+    ``porder`` as there). ``ctr[C_BOXES]``,
     ``[C_CAP]`` and ``[C_WEIGHT]`` are set by the caller (which answers a solved start
     itself). Returns the
     status: RUNNING, or UNSOLVABLE when no root is kept."""
@@ -214,7 +237,7 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
     if cells:
         ctr[C_FILL] += 1
         cell = _cell(wbox, nbox, startm, blk, floor, width, np.int64(goal_cells[0]), stamp,
-                     ctr[C_FILL], queue)
+                     ctr[C_FILL], queue) + _packed(blk, porder) * REGION_CELLS * (nbox + 1)
     for c in range(walls.shape[0]):
         if walls[c] or blk[c]:
             continue
@@ -267,12 +290,15 @@ def meet_scan(fpool, fplayer, lo, hi, pool, nplayer, table, ctr, zob, wbox):
 def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fpool,
                  fplayer, ftepoch, pool, nplayer, nparent, ng, nmove, heap, table, ctr, blk,
                  stamp, queue, stamp2, queue2, wbox, hu, hv, hp, hway, hminv, hused, mw,
-                 cells, startm, croot, pkey, pchild, psib, floor, pdb):
+                 cells, startm, croot, pkey, pchild, psib, floor, pdb, porder):
     """Expand at most ``budget`` states (see the module docstring; ``alive[c]`` is 1
     where a box can still be pulled to a start cell; a new state whose pulled box has
     no way back to two start cells with another box, in the pull pair table ``pdb``
     (:func:`levelforge.sokoban.pairs.pull_pair_table`; at most one slot: none), is dropped: it
-    reaches neither the start nor a forward state). Returns the status: RUNNING,
+    reaches neither the start nor a forward state). With ``cells`` the feature cells take
+    turns (:func:`_pop`); a state's cell counts its boxes on start cells (``startm``),
+    its areas of free floor and the filled prefix of the forward search's packing order
+    ``porder`` (none when empty): :func:`_child_cell`. Returns the status: RUNNING,
     SOLVED (``ctr[C_GOAL]`` is the start's node, or a state the forward search met:
     below), UNSOLVABLE (every state reachable by pulls searched: the start is not among
     them), LIMIT (``ctr[C_CAP]`` states), GROW (the node arrays or the heap could
@@ -291,6 +317,7 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
     steps = (-width, -1, 1, width)
     nbox = ctr[C_BOXES]
     room = 4 * nbox
+    cbase = REGION_CELLS * (nbox + 1)  # cells per entry of the packing order filled
     done = 0
     while done < budget:
         if ctr[C_STATUS] != RUNNING:
@@ -334,11 +361,8 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                 dead = j < 0 and pair_dead(pdb, wbox, nbox, p, norm)
                 cell = 0
                 if cells and j < 0 and not dead:  # a new state's cell only
-                    cell = _pulled_cell(cu, startm, blk, width, b, p, stamp, epoch)
-                    if cell < 0:  # the count floods
-                        ctr[C_FILL2] += 1
-                        cell = _cell(wbox, nbox, startm, blk, floor, width, q, stamp2,
-                                     ctr[C_FILL2], queue2)
+                    cell = _child_cell(cu, cbase, wbox, nbox, startm, blk, floor, width, b,
+                                       p, q, stamp, epoch, stamp2, ctr, queue2, porder)
                 blk[p] = 0
                 blk[b] = 1
                 if j >= 0 or dead:

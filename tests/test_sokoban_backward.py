@@ -92,15 +92,22 @@ def test_the_repaired_matching_of_a_pull_equals_a_fresh_one():
     assert seen == {True, False}
 
 
-@pytest.mark.parametrize("cells", [False, True])
+@pytest.mark.parametrize("cells", [False, True, "order"])
 @pytest.mark.parametrize("case", range(120))
 def test_backward_search_finds_a_solution_exactly_when_one_exists(case, cells):
+    """Greedy, over feature cells, and over cells keyed by a packing order too (the
+    goals in a random order): each finds a solution exactly when one exists."""
     rng = np.random.default_rng(23000 + case)
     level = random_level(rng, max_side=7, max_boxes=3) if case % 2 \
         else pulled_level(rng, max_side=7, max_boxes=3)
     if level is None or level.is_solved:
         return
-    status, solution, nodes, _ = backward_solve(level, 500_000, cells=cells)
+    order = None
+    if cells == "order":
+        goals = [y * level.width + x for x, y in sorted(level.goals)]
+        order = rng.permutation(goals)
+    status, solution, nodes, _ = backward_solve(level, 500_000, cells=bool(cells),
+                                                order=order)
     exact = naive.bfs_pushes(level)
     if exact is None:
         assert status == "exhausted" and solution is None  # never a false solution
@@ -155,10 +162,37 @@ def test_regions_count_the_areas_of_free_floor(case):
     assert got == areas
 
 
-def _check_pulled_cells(rng, walls, w, n, floor):
-    """One random state of the board ``walls`` for the test below: every pull's cell
-    both ways; returns its counts of fill-free answers and of pulls."""
+def random_boards(seed, cases):
+    """Random boards with several areas for the cell tests, one per case that makes one:
+    ``(rng, walls, width, cells, floor cells)``."""
+    for case in range(cases):
+        rng = np.random.default_rng(seed + case)
+        level = random_level(rng, max_side=9, max_boxes=8, wall_p=0.1)
+        if level is None:
+            continue
+        walls = level.arrays()[0]
+        floor = np.array([c for c in range(walls.shape[0]) if not walls[c]], np.int32)
+        yield rng, walls, level.width, walls.shape[0], floor
+
+
+def plain_prefix(boxes, order):
+    """Entries of a packing order filled by the box cells ``boxes``: its filled prefix,
+    a parking entry ``-(pocket << 16 | goal) - 1`` filled while its pocket or its goal
+    holds a box."""
+    for i, v in enumerate(order):
+        cells = (v,) if v >= 0 else ((-v - 1) >> 16, (-v - 1) & 0xFFFF)
+        if not any(c in boxes for c in cells):
+            return i
+    return len(order)
+
+
+def _check_pulled_cells(rng, walls, w, n, floor, order=()):
+    """One random state of the board ``walls`` for the tests below: every pull's cell
+    both ways, and its whole key with the packing ``order``'s filled prefix; returns
+    its counts of fill-free answers and of pulls, and the prefix lengths seen (2: two
+    or more)."""
     fast = pulls = 0
+    lengths = set()
     boxes = rng.choice(floor, size=min(len(floor) - 2, int(rng.integers(2, 14))),
                        replace=False)
     startm = np.zeros(n, np.uint8)
@@ -168,10 +202,13 @@ def _check_pulled_cells(rng, walls, w, n, floor):
     player = int(rng.choice([c for c in floor if not blk[c]]))
     stamp, queue = np.zeros(n, np.int64), np.zeros(n, np.int32)
     stamp2, queue2 = np.zeros(n, np.int64), np.zeros(n, np.int32)
+    stamp3, ctr = np.zeros(n, np.int64), np.zeros(backward_mod._s.N_COUNTERS, np.int64)
     wbox = np.sort(boxes).astype(np.int16)
     nbox = len(boxes)
+    porder, cbase = np.array(order, np.int32), _bk.REGION_CELLS * (nbox + 1)
     cu = _bk._cell(wbox, nbox, startm, blk, floor, np.int64(w), np.int64(player), stamp2,
                    np.int64(1), queue2)
+    key = cu + plain_prefix(set(boxes.tolist()), order) * cbase
     _bk.flood_fill(blk, np.int64(w), np.int64(player), stamp, np.int64(1), queue)
     for b in boxes.tolist():
         for s in (-w, -1, 1, w):
@@ -184,12 +221,18 @@ def _check_pulled_cells(rng, walls, w, n, floor):
                                    np.int64(p), stamp, np.int64(1))
             want = _bk._cell(child, nbox, startm, blk, floor, np.int64(w), np.int64(q),
                              stamp2, np.int64(2 + pulls), queue2)
+            whole = _bk._child_cell(key, cbase, child, nbox, startm, blk, floor,
+                                    np.int64(w), np.int64(b), np.int64(p), np.int64(q),
+                                    stamp, np.int64(1), stamp3, ctr, queue2, porder)
+            prefix = plain_prefix(set(child.tolist()), order)
             blk[b], blk[p] = 1, 0
             pulls += 1
+            assert whole == want + prefix * cbase, (b, s)
+            lengths.add(min(prefix, 2))
             if got >= 0:
                 fast += 1
                 assert got == want, (b, s)
-    return fast, pulls
+    return fast, pulls, lengths
 
 
 def test_a_pulls_cell_without_a_fill_is_the_filled_one():
@@ -198,19 +241,69 @@ def test_a_pulls_cell_without_a_fill_is_the_filled_one():
     checked against a plain flood above), on every pull of random states of random
     boards with several areas; the fill-free answer must come often."""
     fast = pulls = 0
-    for case in range(60):
-        rng = np.random.default_rng(52000 + case)
-        level = random_level(rng, max_side=9, max_boxes=8, wall_p=0.1)
-        if level is None:
-            continue
-        walls = level.arrays()[0]
-        w, n = level.width, walls.shape[0]
-        floor = np.array([c for c in range(n) if not walls[c]], np.int32)
+    for rng, walls, w, n, floor in random_boards(52000, 60):
         for _ in range(6):  # states of this board
-            state_fast, state_pulls = _check_pulled_cells(rng, walls, w, n, floor)
+            state_fast, state_pulls, _ = _check_pulled_cells(rng, walls, w, n, floor)
             fast += state_fast
             pulls += state_pulls
     assert pulls > 1000 and fast > pulls // 4
+
+
+def test_a_pulls_cell_counts_the_filled_prefix_of_the_packing_order():
+    """The whole cell key of the search over cells keyed by a packing order
+    (:func:`_bk._child_cell`, from the parent's key and the pull) against its parts
+    counted afresh on the child: :func:`_bk._cell` and the filled prefix of the order
+    in plain Python, on every pull of random states of random boards, each with a
+    random order of goal entries and parking entries; prefixes of 0, 1 and 2 or more
+    come up."""
+    lengths = set()
+    pulls = 0
+    for rng, walls, w, n, floor in random_boards(61000, 60):
+        for _ in range(6):
+            picks = rng.choice(floor, size=min(len(floor), 4), replace=False).tolist()
+            order = [c if rng.random() < 0.7 else -((c << 16 | int(rng.choice(floor))) + 1)
+                     for c in picks]
+            _, state_pulls, seen = _check_pulled_cells(rng, walls, w, n, floor, order)
+            pulls += state_pulls
+            lengths |= seen
+    assert pulls > 1000 and lengths == {0, 1, 2}
+
+
+def test_the_search_over_cells_keys_its_cells_by_the_feature_space_searchs_order(
+        monkeypatch):
+    """In the any mode's turns the backward search over cells gets the packing order the
+    feature-space search computed in this solve (spied on as it is made), the greedy
+    one none; a second solve, of another level, gets that level's order, not the
+    first's; without the feature-space search there is none to get."""
+    from levelforge.sokoban import fess as fess_mod
+    made, got = [], []
+    real_order, real_steps = fess_mod.packing_order, backward_mod.backward_steps
+
+    def order_spy(*args):
+        made.append(real_order(*args))
+        return made[-1]
+
+    def steps_spy(*args, **kw):
+        if "forward" in kw:  # the solver's searches, not the warm-up's
+            got.append((kw["cells"], kw["order"]))
+        return (yield from real_steps(*args, **kw))
+
+    Solver().solve(MICROBAN[145], optimal=False, max_nodes=10)  # the warm-up, unspied
+    monkeypatch.setattr(fess_mod, "packing_order", order_spy)
+    monkeypatch.setattr(backward_mod, "backward_steps", steps_spy)
+    monkeypatch.setattr(packing, "STAGE_NODES", 10)  # the packing stages too short
+    solver = Solver()
+    for k in (105, 111):  # Microban 106 and 112: both backward searches start (measured)
+        made.clear()
+        got.clear()
+        r = solver.solve(MICROBAN[k], optimal=False, max_nodes=200_000)
+        assert r.solved and replay(MICROBAN[k], r.solution).is_solved
+        assert len(made) == 1 and [c for c, _ in got] == [False, True]
+        assert got[0][1] is None and np.array_equal(got[1][1], made[0])
+    monkeypatch.setattr(solver, "_fess_steps", lambda *a: finished("limit", None, 0, 0))
+    got.clear()
+    r = solver.solve(MICROBAN[142], optimal=False, max_nodes=200_000)
+    assert r.solved and got == [(False, None), (True, None)]
 
 
 def test_node_cap_and_time_limit_say_limit():

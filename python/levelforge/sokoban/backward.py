@@ -54,8 +54,9 @@ class _Arrays:
     """Node arrays, heap and table of one backward search, grown by doubling (``size``
     node slots, a power of two; the table twice that, so at most half full)."""
 
-    def __init__(self, nbox, cells, size, feature_cells=False):
+    def __init__(self, nbox, cells, size, feature_cells=False, porder=None):
         self.nbox = nbox
+        self.porder = np.asarray(() if porder is None else porder, np.int32)
         self.feature_cells = feature_cells
         self.pool = np.zeros(size * nbox, np.int16)
         self.nplayer = np.zeros(size, np.int32)
@@ -67,7 +68,8 @@ class _Arrays:
         self.pkey = np.zeros(links, np.int64)
         self.pchild = np.zeros(links, np.int32)
         self.psib = np.zeros(links, np.int32)
-        self.croot = np.zeros(_bk.REGION_CELLS * (nbox + 1) + 1, np.int32)
+        self.croot = np.zeros(_bk.REGION_CELLS * (nbox + 1) * (self.porder.shape[0] + 1) + 1,
+                              np.int32)
         self.startm = np.zeros(cells, np.uint8)
         self.table = np.zeros(2 * size, np.int64)
         self.blk = np.zeros(cells, np.uint8)
@@ -155,12 +157,13 @@ def warm_up() -> None:
 
 
 def backward_solve(level: Level, max_nodes: int, time_limit: float | None = None,
-                   weight: int = WEIGHT, cells: bool = False) -> tuple:
+                   weight: int = WEIGHT, cells: bool = False, order=None) -> tuple:
     """Search ``level`` backwards with at most ``max_nodes`` stored states for at most
-    ``time_limit`` seconds (see :func:`backward_search`): ``(status, solution, nodes,
-    expanded)`` with a LURD solution when ``status`` is ``solved``, else None. A box
-    parked on its goal out of the player's reach is a wall; any other box or goal out
-    of reach leaves nothing to search (``exhausted``)."""
+    ``time_limit`` seconds (see :func:`backward_search`; ``cells`` and ``order`` as in
+    :func:`backward_steps`): ``(status, solution, nodes, expanded)`` with a LURD
+    solution when ``status`` is ``solved``, else None. A box parked on its goal out of
+    the player's reach is a wall; any other box or goal out of reach leaves nothing to
+    search (``exhausted``)."""
     walls, goals, boxes, player = level.arrays()
     inside = player_area(walls, level.width, player)
     walls[~inside] = 1  # the outside the player never reaches
@@ -169,7 +172,7 @@ def backward_solve(level: Level, max_nodes: int, time_limit: float | None = None
     status, pushes, nodes, expanded, _ = backward_search(
         walls, np.flatnonzero(goals & inside).astype(np.int32),
         np.flatnonzero(boxes & inside).astype(np.int32), player, level.width, max_nodes,
-        Limit(time_limit), weight, cells=cells)
+        Limit(time_limit), weight, cells=cells, order=order)
     solution = None if pushes is None else _Board(level).moves(pushes)
     return status, solution, nodes, expanded
 
@@ -178,15 +181,16 @@ _NO_FORWARD = (np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int3
 
 
 def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limit,
-                    weight=WEIGHT, zob=None, forward=None, cells=False):
+                    weight=WEIGHT, zob=None, forward=None, cells=False, order=None):
     """:func:`backward_steps` run to its end (a ``forward`` tuple instead of a function
     returning it)."""
     return drain(backward_steps(walls, goal_cells, box_cells, player, width, max_nodes,
-                                limit, weight, zob, forward and (lambda: forward), cells))
+                                limit, weight, zob, forward and (lambda: forward), cells,
+                                order))
 
 
 def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit,
-                   weight=WEIGHT, zob=None, forward=None, cells=False):
+                   weight=WEIGHT, zob=None, forward=None, cells=False, order=None):
     """The backward search (:mod:`levelforge.engine.sokoban_backward`) on a prepared
     board (``walls`` closed around the player's area, the goal and box cells inside it,
     int32), with at most ``max_nodes`` stored states until ``limit`` (a
@@ -215,13 +219,19 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
     ``cells``: instead of greedy on ``h``, expand the *feature cells* in turn (as the
     feature-space search does forward), the state of least ``h`` in each: a state's
     cell is how many of its boxes stand on start cells and how many areas of free
-    floor its boxes cut the board into. The greedy order runs into a basin near the
-    start (most boxes home, the last ones walled out); the cells keep every degree of
-    progress and connectivity expanding."""
+    floor its boxes cut the board into, and, given the forward search's packing
+    ``order`` (its goal cells and parking entries, first to fill first, as
+    :func:`levelforge.sokoban.fess.packing_order` returns it), how long a prefix of
+    that order its boxes still fill. The greedy order runs into a basin near the start
+    (most boxes home, the last ones walled out); the cells keep every degree of
+    progress and connectivity expanding, and the order's coordinate keeps expanding the
+    states that pulled boxes out of the goals in the reverse of the forward search's
+    order: the states it packs its way through, where the two searches meet."""
     nbox, n = box_cells.shape[0], walls.shape[0]
     if nbox == 0 or np.array_equal(box_cells, goal_cells):
         return "solved", [], 0, 0, -1
-    a = _Arrays(nbox, n, min(_FIRST, 1 << (max_nodes + 4 * nbox - 1).bit_length()), cells)
+    a = _Arrays(nbox, n, min(_FIRST, 1 << (max_nodes + 4 * nbox - 1).bit_length()), cells,
+                order if cells else None)
     pdist = np.zeros((nbox, n), np.int32)
     _bk.pull_distances(walls, box_cells, np.int64(width), pdist, a.queue)
     alive = (pdist.min(axis=0) < _s.UNREACHABLE).astype(np.uint8)
@@ -242,7 +252,7 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
             else NONE
         status = _bk.backward_start(walls, goal_cells, np.int64(width), pdist, zob,
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.wbox,
-                                    a.cols, *a.hung, *a.cells(), floor, pdb)
+                                    a.cols, *a.hung, *a.cells(), floor, pdb, a.porder)
 
         scanned = 0  # the forward nodes looked up in this search's table so far
 
@@ -260,7 +270,7 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
                                     zob, ftable, fpool, fplayer, np.int64(ftepoch),
                                     *a.nodes(), ctr, a.blk, a.stamp, a.queue, a.stamp2,
                                     a.queue2, a.wbox, *a.hung, a.mw, *a.cells(), floor,
-                                    pdb)
+                                    pdb, a.porder)
         status = yield from whole_steps(status, _BUDGET, ctr, limit,
                                         lambda: a.grow(ctr, zob), run)
     nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])

@@ -41,6 +41,7 @@ class FessWorkspace:
         self.ws = ws
         ws.per_node = 20  # nw, pkey, pchild, psib: held as the node arrays grow
         self.nodes = 0
+        self.order = None  # the packing order of the search under way, once computed
         self.cells = 0
         self.fctr = np.zeros(_s.N_FCOUNTERS, np.int64)
         self.ckey = np.full(_fc.CELL_SLOTS, -1, np.int64)
@@ -253,7 +254,9 @@ def fess_steps(ws, fws, board, box_cells, player, cap, limit, tun):
     a = ws.search_arrays()
     corral = fws.corral_arrays(walls)
     with limit.watch(ws.ctr, _s.C_HALT):  # the kernels stop before an expansion
+        fws.order = None
         order = packing_order(board, ws, fws, box_cells)
+        fws.order = order  # the backward search over cells keys its cells by it too
         pdb = pair_deadlocks(board, box_cells.shape[0], ws.ctr)
         if limit.reason() is not None:  # the order or the database is unfinished
             return _s.HALTED, 0, 0

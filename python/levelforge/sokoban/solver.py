@@ -763,6 +763,14 @@ class Solver:
             return _status(status, limit), None, nodes, expanded
         return SOLVED, self._solution(walls, width, ws=ws), nodes, expanded
 
+    def _forward_order(self, cells):
+        """The packing order of this solve's feature-space search, for the backward search
+        over cells (``cells``) to key its cells by; None for the greedy one, and before
+        that search has computed it (its first step does, before any other search's)."""
+        if not cells or not self._forward_done or self._fess_ws is None:
+            return None
+        return self._fess_ws.order
+
     def _backward_steps(self, board, box_cells, player, cap, limit, cells=False):
         """The backward search (:mod:`levelforge.sokoban.backward`; ``cells``: over
         feature cells) on a prepared ``board``, as a generator like :meth:`_fess_steps`.
@@ -781,7 +789,7 @@ class Solver:
                     int(ws.ctr[_s.C_NODES]))
         status, pushes, nodes, expanded, meet = yield from backward_steps(
             walls, np.flatnonzero(goals).astype(np.int32), box_cells, player, width, cap, limit,
-            zob=ws.zob, forward=forward, cells=cells)
+            zob=ws.zob, forward=forward, cells=cells, order=self._forward_order(cells))
         if pushes is None:
             return status, None, nodes, expanded
         board_ = _Board(self._level)
