@@ -254,7 +254,6 @@ def fess_steps(ws, fws, board, box_cells, player, cap, limit, tun):
     a = ws.search_arrays()
     corral = fws.corral_arrays(walls)
     with limit.watch(ws.ctr, _s.C_HALT):  # the kernels stop before an expansion
-        fws.order = None
         order = packing_order(board, ws, fws, box_cells)
         fws.order = order  # the backward search over cells keys its cells by it too
         pdb = pair_deadlocks(board, box_cells.shape[0], ws.ctr)
