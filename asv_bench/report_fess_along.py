@@ -18,11 +18,10 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from levelforge.engine import sokoban_state as _s
 from levelforge.sokoban import Solver, load_xsb, replay
 from levelforge.sokoban import fess
 from report_fess import fess_only
-from report_fess_furthest import orders_seen, packed
+from report_fess_furthest import orders_seen, packed, packed_states
 from report_sokoban_solve import _numbers
 
 
@@ -58,16 +57,11 @@ def run_from(state, nodes, order=None):
         else:
             with forced_order(order):
                 result = solver.solve(state, optimal=False)
-    used = [int(v) for v in seen[-1]] if seen else list(order or [])
-    ws, nbox, width = solver.workspace, len(state.boxes), state.width
-    most = 0
-    for j in range(int(ws.ctr[_s.C_NODES])):
-        if ws.nplayer[j] >= 0:  # not a push on a macro's way
-            most = max(most, packed(set(int(c) for c in ws.pool[j * nbox:(j + 1) * nbox]),
-                                    used))
+    used = list(order) if order is not None else [int(v) for v in seen[-1]]
+    width = state.width
     start = packed({y * width + x for x, y in state.boxes}, used)
-    if result.solved:
-        most = len(used)
+    most = len(used) if result.solved else max(
+        (k for _, k in packed_states(solver.workspace, len(state.boxes), used)), default=0)
     return result, used, start, most
 
 

@@ -42,6 +42,15 @@ def packed(boxes, order):
     return len(order)
 
 
+def packed_states(ws, nbox, order):
+    """``(node, entries of order packed)`` for each state the feature-space search stored
+    in the workspace ``ws`` (``nbox`` boxes), in storing order; the pushes on a macro's
+    way are nodes but not stored states, and are skipped."""
+    for j in range(int(ws.ctr[_s.C_NODES])):
+        if ws.nplayer[j] >= 0:
+            yield j, packed(set(int(c) for c in ws.pool[j * nbox:(j + 1) * nbox]), order)
+
+
 def furthest(level, nodes):
     """Run the feature-space search alone (no backward search after it) on ``level``
     with ``nodes`` stored states:
@@ -54,10 +63,7 @@ def furthest(level, nodes):
     order = [int(v) for v in seen[-1]] if seen else []
     nbox, width = len(level.boxes), level.width
     best, at = -1, 0
-    for j in range(int(ws.ctr[_s.C_NODES])):
-        if ws.nplayer[j] < 0:  # a push on a macro's way, not a stored state
-            continue
-        k = packed(set(int(c) for c in ws.pool[j * nbox:(j + 1) * nbox]), order)
+    for j, k in packed_states(ws, nbox, order):
         if k > best:
             best, at = k, j
     boxes = frozenset((int(c) % width, int(c) // width)
