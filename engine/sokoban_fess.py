@@ -7,8 +7,9 @@ and node arrays it shares) so that neither the generator nor a push-optimal solv
 compiles it. Its parts: the packing order (:mod:`levelforge.engine.sokoban_packing`),
 the cells and their heaps (:mod:`levelforge.engine.sokoban_fess_cells`), the packing
 macro's route (:mod:`levelforge.engine.sokoban_fess_macro`), the features and advisors
-(:mod:`levelforge.engine.sokoban_fess_features`) and the residual test of the packing
-plan (:mod:`levelforge.engine.sokoban_fess_residual`).
+(:mod:`levelforge.engine.sokoban_fess_features`), the residual test of the packing
+plan (:mod:`levelforge.engine.sokoban_fess_residual`) and the opener, the boxes in the
+way of the next goal (:mod:`levelforge.engine.sokoban_fess_opener`).
 
 The feature-space search projects every stored state onto a cell of a small *feature
 space*: (goals packed in the packing order, regions of free floor; room connectivity
@@ -18,7 +19,9 @@ cell is followed as eagerly as the crowd in a common one. Inside a cell it expan
 state of least *weight*: a move that improves a feature (more goals packed, fewer
 regions) or that an advisor proposes (the packing macro: a box pushed along a whole
 path onto the next goal of the packing order; the advisors of ``ADVISORS``, each one
-push per expansion) costs 0, any other push 1; ties go to the smaller matching cost. The
+push per expansion; when the packing macro makes no child, the opener: the pushes of the
+boxes in the way of the next goal, see ``OPENER``) costs 0, any other push 1; ties go
+to the smaller matching cost. The
 children of an expansion are recorded in ``kids`` and put into their cells once the
 advisors have seen them all.
 """
@@ -34,6 +37,7 @@ from .sokoban_corral import corral_deadlock
 from .sokoban_deadlock import push_deadlock
 from .sokoban_fess_cells import DEFER_KEY, _cell_pop, _cell_push
 from .sokoban_fess_macro import _macro_choice, _undo
+from .sokoban_fess_opener import in_the_way, in_the_way_mark
 from .sokoban_fess_residual import residual_stuck
 from .sokoban_packing import _packed, parking
 from .sokoban_pairs import pair_dead
@@ -66,6 +70,14 @@ USE_ROOMS = False  # the room-connectivity feature in the cell key
 USE_OOP = False  # the out-of-plan feature in the cell key
 ADVISORS = 0  # the advisors (ADV_* bits) whose pushes are free; ADV_ROOMS: see above
 FREE_BETTER = True  # every push that packs a goal or joins regions is free too
+# The opener (see _open_way), measured on the XSokoban 90 under a node cap
+# (asv_bench/report_fess.py --nodes 300000: 62/90 without it): its advice from the
+# start state on, 60/90 (20 gained; 10, 61, 75 lost); one push of the boxes in the way
+# (the one that most enlarges the player's region) instead of all, 60/90; advice from
+# states of weight 1 on, 61/90; from weight 2 on, 63/90 (20 and 24 gained, 75 lost);
+# from weight 3 on, 63/90 (20 and 24 gained, 47 lost).
+OPENER = True  # pushes of the boxes in the way of the next goal are free
+OPENER_MIN_W = 2  # ... in states of at least this weight (the cheap layers go without)
 
 
 # --------------------------------------------------------------------------- features
@@ -279,7 +291,7 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
              nw, pkey, pchild, psib, ckey, cidx, croot, fctr, stamp3, order, floor,
              mseen, mnext, mqueue, path, mw,
              cblk, cocc, cstamp, cstamp2, cqueue, cpool, cplayer, ctable, cctr,
-             dkey, dnorm, dbox, dres, plan, rpar, kids, wcache, wwork, tun, res, pdb):
+             dkey, dnorm, dbox, dres, plan, rpar, kids, wcache, wwork, tun, res, pdb, ow):
     """Continue the feature-space search for at most ``budget`` expansions. A state
     whose PI-corral's boxes alone can never reach goals
     (:func:`levelforge.engine.sokoban_corral.corral_deadlock`, work arrays ``cblk`` to
@@ -428,16 +440,22 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                     break
             if status != RUNNING:
                 break
+        npacked = _packed(occ, order)
+        macros = fctr[F_MACROS]
         if status == RUNNING:
-            status = _push_kids(kids, nk, wu, fu, ureach, nbox_pool, base, nbox, occ, goals,
-                                width, nw, pkey, pchild, psib, ckey, cidx, croot, fctr)
-        if status == RUNNING:
-            status = _macro(u, _packed(occ, order), occ, blk, walls, goals, dead, dist, zob, width,
+            status = _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width,
                             nbox, cap, nbox_pool, nplayer, nparent, ng, nhash, nmove, table,
                             ctr, stamp, epoch, stamp2, queue2, tmp, wbox, hu, hv, hp, hway,
                             hminv, hused, fstack, hside, compof, nw, pkey, pchild, psib,
                             ckey, cidx, croot, fctr, stamp3, order, floor, mseen, mnext,
                             mqueue, path, mw, plan, rpar, wcache, wwork, res, pdb)
+        if status == RUNNING and OPENER and fctr[F_MACROS] == macros \
+                and npacked < order.shape[0] and wu >= OPENER_MIN_W:
+            _open_way(kids, nk, npacked, order, occ, walls, dead, compof, width, stamp,
+                      epoch, ow, fctr)
+        if status == RUNNING:
+            status = _push_kids(kids, nk, wu, fu, ureach, nbox_pool, base, nbox, occ, goals,
+                                width, nw, pkey, pchild, psib, ckey, cidx, croot, fctr)
         for i in range(nbox):
             c = nbox_pool[base + i]
             occ[c] = 0
@@ -446,6 +464,25 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
             ctr[C_STATUS] = status
             return status
     return RUNNING
+
+
+@njit(cache=True, _nrt=False)
+def _open_way(kids, nk, npacked, order, occ, walls, dead, compof, width, stamp, epoch, ow,
+              fctr):
+    """The opener (:mod:`levelforge.engine.sokoban_fess_opener`), when the packing
+    macro made no child: the recorded children that push a box in the way of the next
+    goal of the packing order are advised (free). Called only for expanded states of
+    weight ``OPENER_MIN_W`` or more."""
+    target, _ = parking(order[npacked])
+    fctr[F_FILL] += 1
+    mark = fctr[F_FILL]
+    cost, _ = in_the_way(target, order, npacked, occ, walls, dead, compof, width, stamp,
+                         epoch, ow, mark)
+    if cost > 0:
+        n = walls.shape[0]
+        for r in range(nk):
+            if in_the_way_mark(ow, n, kids[r * K_FIELDS + K_FROM], mark):
+                kids[r * K_FIELDS + K_ADV] = 1
 
 
 @njit(cache=True, _nrt=False)

@@ -32,11 +32,38 @@ def _source(b, sd, order, npacked, target, walls, occ, stamp, epoch, mseen, mark
     if mseen[4 * b] == mark and mseen[4 * b + 1] == mark and mseen[4 * b + 2] == mark \
             and mseen[4 * b + 3] == mark:
         return False
+    return unpacked(b, order, npacked, target)
+
+
+@njit(cache=True, _nrt=False)
+def unpacked(b, order, npacked, target):
+    """Whether the box on ``b`` may fill ``target``: not on one of the first ``npacked``
+    entries of ``order`` (a box parked in the pocket of ``target`` excepted)."""
     for q in range(npacked):
         c, g = parking(order[q])
         if c == b and g != target:
             return False
     return True
+
+
+@njit(cache=True, _nrt=False)
+def pull_step(s, d, walls, compof, width):
+    """One step of a pull search over (box cell, player side) states from the state
+    ``s`` (``cell * 4 + side``): the box on ``cell`` came from ``cell - step[d]``,
+    pushed by a player on ``cell - 2 step[d]`` who then stands where ``side`` joins
+    (``compof``: the player walking round the lone box). Returns ``(box cell before,
+    player cell)``, or ``(-1, -1)`` when walls forbid it."""
+    n = walls.shape[0]
+    steps = (-width, -1, 1, width)
+    c = s >> 2
+    sd = steps[d]
+    src = c - sd
+    if walls[src] or compof[c * n + src] != compof[c * n + c + steps[s & 3]]:
+        return -1, -1
+    pl = src - sd
+    if walls[pl]:
+        return -1, -1
+    return src, pl
 
 
 @njit(cache=True, _nrt=False)
@@ -74,7 +101,6 @@ def _macro_path(target, order, npacked, occ, blk, walls, dead, compof, width, st
     with a straight run, the commonest start). Writes the pushes (``cell * 4 +
     direction``) into ``path`` and returns their number, 0 when there is none."""
     steps = (-width, -1, 1, width)
-    n = walls.shape[0]
     fctr[F_FILL] += 1
     mark = fctr[F_FILL]
     tail = 0
@@ -90,19 +116,13 @@ def _macro_path(target, order, npacked, occ, blk, walls, dead, compof, width, st
     while head < tail:
         s = mqueue[head]
         head += 1
-        c = s >> 2
-        k = s & 3
-        comp = compof[c * n + c + steps[k]]
         for d in range(4):
             # the last push went in direction d: the box came from c - step, the player
-            # ends on c - step (side 3 - d of c), which must join side k
+            # ends on c - step (side 3 - d of c), which must join the state's side
+            src, pl = pull_step(s, d, walls, compof, width)
+            if src < 0:
+                continue
             sd = steps[d]
-            src = c - sd
-            if walls[src] or compof[c * n + src] != comp:
-                continue
-            pl = src - sd
-            if walls[pl]:
-                continue
             if occ[pl]:
                 # the player's cell holds a box: the source itself, when its first two
                 # pushes both go in direction d (pl to src to c); any other box blocks

@@ -10,6 +10,7 @@ from ..engine import sokoban_fess as _f
 from ..engine import sokoban_fess_cells as _fc
 from ..engine import sokoban_fess_features as _ff
 from ..engine import sokoban_fess_macro as _fm
+from ..engine import sokoban_fess_opener as _fo
 from ..engine import sokoban_packing as _p
 from ..engine import sokoban_fess_residual as _r
 from ..engine import sokoban_window as _w
@@ -77,6 +78,7 @@ class FessWorkspace:
             self.cstamp = np.zeros(ws.cells, np.int64)
             self.cstamp2 = np.zeros(ws.cells, np.int64)
             self.cqueue = np.zeros(ws.cells, np.int32)
+            self.ow = np.zeros(_fo.OW_PER_CELL * ws.cells, np.int64)
             self.cctr[_c.CC_FILL] = self.cctr[_c.CC_FILL2] = 0
         if ws.boxes + 1 > getattr(self, "kids", np.zeros(0)).shape[0] // (4 * _ff.K_FIELDS):
             self.kids = np.zeros(_ff.K_FIELDS * 4 * (ws.boxes + 1), np.int64)
@@ -281,6 +283,6 @@ def fess_steps(ws, fws, board, box_cells, player, cap, limit, tun):
             return _f.fess_run(left, *board, *a[:6], ws.table, ws.ctr, *a[9:], *fws.arrays(),
                                order, floor, fws.mseen, fws.mnext, fws.mqueue, fws.path,
                                ws.mw, *corral, plan, rpar, fws.kids, fws.wcache, fws.wwork,
-                               tun, res, pdb)
+                               tun, res, pdb, fws.ow)
         status = yield from whole_steps(status, _BUDGET, ws.ctr, limit, grow, run)
     return status, int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])
