@@ -7,14 +7,14 @@ walked or pushed *through* at a cost of one each. :func:`in_the_way` finds the c
 such route, the boxes it passes through counted both on the moving box's way and on the
 player's (to the first pushing side, from the player's region), and marks those boxes.
 The search then makes their pushes free, so that the few pushes that clear the way are
-followed before the many that do not (XSokoban 40: nine pushes of six boxes open the
-player's way to the box that fills the second goal).
+followed before the many that do not (written for states like XSokoban 40's, where the
+solution's nine pushes of six boxes open the player's way round to the box that fills
+the second goal).
 
-Work array ``ow`` (int64, ``OW_PER_CELL`` entries per cell of the board): the route's costs per (box cell,
-player side) and their links, the player's costs and links per cell, a ring queue, and
-the marks of the boxes in the way.
+Work array ``ow`` (int64, ``OW_PER_CELL`` entries per cell of the board): the route's
+costs per (box cell, player side) and their links, the player's costs and links per
+cell, a ring queue, and the marks of the boxes in the way.
 """
-import numpy as np
 from numba import njit
 
 from .sokoban_fess_macro import pull_step, unpacked
@@ -28,7 +28,8 @@ OW_PER_CELL = 19  # route costs and links (4 + 4), player costs and links (1 + 1
 def _player_costs(occ, walls, width, stamp, epoch, ow, pc, pv, q0, qn):
     """0-1 breadth-first costs of the player from its region (``stamp == epoch``, cost
     0) to every cell: stepping onto a box's cell costs 1 (the box must go), a free cell
-    0. ``ow[pc + c]`` holds the cost, ``ow[pv + c]`` the cell it came from."""
+    0. ``ow[pc + c]`` holds the cost, ``ow[pv + c]`` the cell it came from. Returns
+    False when the ring queue of ``qn`` entries fills (no verdict), else True."""
     steps = (-width, -1, 1, width)
     n = walls.shape[0]
     head = 0
@@ -53,12 +54,15 @@ def _player_costs(occ, walls, width, stamp, epoch, ow, pc, pv, q0, qn):
             if w < ow[pc + t]:
                 ow[pc + t] = w
                 ow[pv + t] = c
+                if (tail + 1) % qn == head:
+                    return False
                 if occ[t]:
                     ow[q0 + tail] = t
                     tail = (tail + 1) % qn
                 else:
                     head = (head - 1) % qn
                     ow[q0 + head] = t
+    return True
 
 
 @njit(cache=True, _nrt=False)
@@ -68,11 +72,13 @@ def in_the_way(target, order, npacked, occ, walls, dead, compof, width, stamp, e
     route that fills the empty ``target``: a pull search from ``target`` over (box
     cell, player side) states, the player's sides joined as around a lone box
     (``compof``), where a box's cell on the moving box's way or under the player's
-    pushing side costs 1 (the source's own cell excepted: a straight start), and a
-    source box (any box ``order``'s packed prefix does not hold) adds the player's cost
+    pushing side costs 1 (the source's start cell too, once it has left it, but for
+    the player's cell of a second push the same way as the first: a straight start),
+    and a source box (any box ``order``'s packed prefix does not hold) adds the player's cost
     to its first pushing side. Returns ``(cost, source cell)``: cost 0 when nothing is in
-    the way (nothing marked), ``(-1, -1)`` when no route exists. The source is marked
-    only when the player's way crosses it."""
+    the way (nothing marked), ``(-1, -1)`` when no route exists (or, never on a real
+    board, a ring queue fills). The source is marked only when the player's way crosses
+    it."""
     steps = (-width, -1, 1, width)
     n = walls.shape[0]
     rc = 0  # route cost per state
@@ -82,7 +88,8 @@ def in_the_way(target, order, npacked, occ, walls, dead, compof, width, stamp, e
     q0 = 10 * n
     qn = 8 * n
     rel = 18 * n
-    _player_costs(occ, walls, width, stamp, epoch, ow, pc, pv, q0, qn)
+    if not _player_costs(occ, walls, width, stamp, epoch, ow, pc, pv, q0, qn):
+        return -1, -1
     for s in range(4 * n):
         ow[rc + s] = _FAR
     head = 0
