@@ -20,8 +20,13 @@ from numba import njit
 from .sokoban_fess_macro import pull_step, unpacked
 
 _FAR = 1 << 30
-OW_PER_CELL = 19  # route costs and links (4 + 4), player costs and links (1 + 1),
-# the ring queue (8), the marks (1)
+# where each part of ``ow`` starts, in entries per cell of the board
+_RN = 4  # after the route's costs (4 per cell): its links, the state pulled towards
+_PC = 8  # the player's costs
+_PV = 9  # the player's links
+_Q0 = 10  # the ring queue (8 per cell)
+_REL = 18  # the marks of the boxes in the way
+OW_PER_CELL = 19
 
 
 @njit(cache=True, _nrt=False)
@@ -68,7 +73,7 @@ def _player_costs(occ, walls, width, stamp, epoch, ow, pc, pv, q0, qn):
 @njit(cache=True, _nrt=False)
 def in_the_way(target, order, npacked, occ, walls, dead, compof, width, stamp, epoch, ow,
                mark):
-    """Mark (``ow[... + cell] = mark``) the boxes in the way of the cheapest relaxed
+    """Mark (``ow[_REL * n + cell] = mark``, ``n`` cells) the boxes in the way of the cheapest relaxed
     route that fills the empty ``target``: a pull search from ``target`` over (box
     cell, player side) states, the player's sides joined as around a lone box
     (``compof``), where a box's cell on the moving box's way or under the player's
@@ -82,12 +87,12 @@ def in_the_way(target, order, npacked, occ, walls, dead, compof, width, stamp, e
     steps = (-width, -1, 1, width)
     n = walls.shape[0]
     rc = 0  # route cost per state
-    rn = 4 * n  # the state it pulls towards (towards the target)
-    pc = 8 * n
-    pv = 9 * n
-    q0 = 10 * n
-    qn = 8 * n
-    rel = 18 * n
+    rn = _RN * n
+    pc = _PC * n
+    pv = _PV * n
+    q0 = _Q0 * n
+    qn = (_REL - _Q0) * n
+    rel = _REL * n
     if not _player_costs(occ, walls, width, stamp, epoch, ow, pc, pv, q0, qn):
         return -1, -1
     for s in range(4 * n):
@@ -170,4 +175,4 @@ def in_the_way(target, order, npacked, occ, walls, dead, compof, width, stamp, e
 @njit(cache=True, _nrt=False)
 def in_the_way_mark(ow, n, cell, mark):
     """Whether :func:`in_the_way` marked the box on ``cell`` with ``mark``."""
-    return ow[18 * n + cell] == mark
+    return ow[_REL * n + cell] == mark
