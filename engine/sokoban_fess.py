@@ -75,7 +75,11 @@ FREE_BETTER = True  # every push that packs a goal or joins regions is free too
 # start state on, 60/90 (20 gained; 10, 61, 75 lost); one push of the boxes in the way
 # (the one that most enlarges the player's region) instead of all, 60/90; advice from
 # states of weight 1 on, 61/90; from weight 2 on, 63/90 (20 and 24 gained, 75 lost);
-# from weight 3 on, 63/90 (20 and 24 gained, 47 lost).
+# from weight 3 on, 63/90 (20 and 24 gained, 47 lost). A trade (any mode, 2026-12-06
+# night): XSokoban 20 and 25 within 60 s, but 16, 40, 44 and 74 need 1.4-1.6 times the
+# stored states, and 28 and 52 are no longer solved within 10 minutes; advice only when
+# at most 2 boxes are in the way, or only for those on the moving box's way, does not
+# tell the two apart (docs/figures/sokoban-solving.md).
 OPENER = True  # pushes of the boxes in the way of the next goal are free
 OPENER_MIN_W = 2  # ... in states of at least this weight (the cheap layers go without)
 
