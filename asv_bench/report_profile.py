@@ -139,7 +139,9 @@ def main(argv=None):
                ",".join(map(str, args.levels)), "--mode", args.mode, "--nodes",
                str(args.nodes), "--limit", str(args.limit)]
         pid_file = os.path.join(tmp, "pid")
-        subprocess.run(cmd, check=True, env={**os.environ, "REPORT_PROFILE_PID": pid_file})
+        if subprocess.run(cmd, env={**os.environ, "REPORT_PROFILE_PID": pid_file}).returncode:
+            sys.exit("the profiled run failed (its error is above; if perf may not sample "
+                     "here: sysctl kernel.perf_event_paranoid=1, or run as root)")
         text = subprocess.run([perf, "report", "-i", data, "--stdio", "--no-children",
                                "--sort", "sym"], check=True, capture_output=True,
                               text=True).stdout
