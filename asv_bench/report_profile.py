@@ -14,7 +14,9 @@ feature-space search alone under a node cap, as ``report_fess.py --forward-only`
 so the profile does not depend on the machine's speed; ``--mode any`` the whole
 any-solution solve under ``--limit`` seconds. A function's size is the distance to the
 next compiled function (Numba keeps no sizes for code loaded from its cache), so the
-last function of each block of code may collect a few stray samples.
+last function of each block of code may collect a few stray samples. Run a solve once
+before (or `levelforge warm-up`): kernels compiled during the profile put the compiler's
+time among the samples.
 """
 import argparse
 import gc
@@ -52,7 +54,7 @@ def compiled_functions():
 
     out = {}
     for obj in gc.get_objects():
-        if not isinstance(obj, CPUDispatcher):
+        if type(obj) is not CPUDispatcher:  # (not isinstance: a dead weak proxy raises)
             continue
         for cres in obj.overloads.values():
             lib = cres.library
@@ -139,19 +141,21 @@ def main(argv=None):
                ",".join(map(str, args.levels)), "--mode", args.mode, "--nodes",
                str(args.nodes), "--limit", str(args.limit)]
         pid_file = os.path.join(tmp, "pid")
-        if subprocess.run(cmd, env={**os.environ, "REPORT_PROFILE_PID": pid_file}).returncode:
-            sys.exit("the profiled run failed (its error is above; if perf may not sample "
-                     "here: sysctl kernel.perf_event_paranoid=1, or run as root)")
-        text = subprocess.run([perf, "report", "-i", data, "--stdio", "--no-children",
-                               "--sort", "sym"], check=True, capture_output=True,
-                              text=True).stdout
-        if os.path.exists(pid_file):  # the map is read by perf report: removed after it
-            with open(pid_file) as fh:
-                map_file = f"/tmp/perf-{fh.read().strip()}.map"
-            if os.path.exists(map_file):
-                os.remove(map_file)
+        try:
+            if subprocess.run(cmd, env={**os.environ, "REPORT_PROFILE_PID": pid_file}).returncode:
+                sys.exit("the profiled run failed (its error is above; if perf may not "
+                         "sample here: sysctl kernel.perf_event_paranoid=1, or run as root)")
+            text = subprocess.run([perf, "report", "-i", data, "--stdio", "--no-children",
+                                   "--sort", "sym"], check=True, capture_output=True,
+                                  text=True).stdout
+        finally:  # perf report reads the map: removed after it
+            if os.path.exists(pid_file):
+                with open(pid_file) as fh:
+                    map_file = f"/tmp/perf-{fh.read().strip()}.map"
+                if os.path.exists(map_file):
+                    os.remove(map_file)
     rows = shares(text)
-    print(f"\n| function | share of the samples |\n|---|---|")
+    print("\n| function | share of the samples |\n|---|---|")
     for p, name in rows[:args.top]:
         print(f"| `{name}` | {p:.1f}% |")
     rest = sum(p for p, _ in rows[args.top:])

@@ -2,7 +2,9 @@
 names each compiled function at the address its execution engine gives, under the
 symbol Numba compiled it as; symbols demangle to ``module.function``; perf's lines
 add up per function. (``perf`` itself is not needed here.)"""
+import gc
 import sys
+import weakref
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "asv_bench"))
@@ -14,6 +16,10 @@ from levelforge.engine.grid import flood_fill  # noqa: E402
 
 ADD_ROW = ("_ZN10levelforge6engine13sokoban_match8_add_rowB3v59B36c8tJTIeFIjxB2IKSgI4Crv"
            "QCltYEAA_3d_3dEx5ArrayIxLi1E1C7mutable7alignedE")
+
+
+class _Gone:
+    pass
 
 
 def test_numba_symbols_demangle_to_module_and_function():
@@ -29,6 +35,10 @@ def test_the_perf_map_names_a_compiled_kernel_at_its_address(tmp_path):
     queue = np.zeros(9, np.int64)
     assert flood_fill(blocked, 3, np.int64(4), stamp, np.int64(1), queue) == 1
     symbols = {cres.fndesc.mangled_name for cres in flood_fill.overloads.values()}
+    gone = _Gone()
+    proxy = weakref.proxy(gone)  # a dead weak proxy among the objects looked through
+    del gone
+    assert any(o is proxy for o in gc.get_objects())
     path = tmp_path / "perf.map"
     count = report.write_perf_map(str(path))
     rows = [line.split() for line in path.read_text().splitlines()]
