@@ -18,8 +18,7 @@ ADD_ROW = ("_ZN10levelforge6engine13sokoban_match8_add_rowB3v59B36c8tJTIeFIjxB2I
            "QCltYEAA_3d_3dEx5ArrayIxLi1E1C7mutable7alignedE")
 
 
-class _Gone:
-    pass
+_Gone = type("_Gone", (), {})  # a class whose instances can be weakly referenced
 
 
 def test_numba_symbols_demangle_to_module_and_function():
