@@ -40,9 +40,10 @@ def naive_reaches(box, blocked, goals):
     return out
 
 
-def naive_stuck(level, boxes, prefix):
-    """Whether the boxes off the goals ``prefix`` have no perfect matching onto the
-    other goals, an edge where :func:`naive_reaches` says so (Kuhn's algorithm)."""
+def naive_deficit(level, boxes, prefix):
+    """The goals off ``prefix`` that a maximum matching of the boxes off ``prefix`` onto
+    them leaves without a box, an edge where :func:`naive_reaches` says so with
+    ``prefix`` walled in (Kuhn's algorithm)."""
     blocked = level.walls | prefix
     goals = level.goals - prefix
     free = [b for b in boxes if b not in prefix]
@@ -57,7 +58,13 @@ def naive_stuck(level, boxes, prefix):
                     match[g] = i
                     return True
         return False
-    return not all(augment(i, set()) for i in range(len(free)))
+    return len(goals) - sum(augment(i, set()) for i in range(len(free)))
+
+
+def naive_stuck(level, boxes, prefix):
+    """Whether the boxes off the goals ``prefix`` have no perfect matching onto the
+    other goals (as many of each in the search's states)."""
+    return naive_deficit(level, boxes, prefix) > 0
 
 
 def states(seed):

@@ -1,0 +1,129 @@
+"""Where the packing order strands boxes: for each level, after each prefix of the
+feature-space search's packing order is filled, how many of the goals left have no
+start box of their own (each box alone on the board, the filled goals walled in: a
+bipartite matching of the start boxes onto the goals left).
+
+    python asv_bench/report_packing_plan.py --xsb XSokoban_90.xsb --levels 50,66,69,85
+
+A positive count at entry ``k`` says that no solution fills the order's first ``k``
+entries first with boxes brought in from where they start: some box must be staged
+(brought into the goal area, or next to its goal, before the entries ahead of it close
+its way), or the order changed. The same matching is the residual test that defers
+the search's states (``levelforge.engine.sokoban_fess_residual``), here applied to the
+start. A parking entry walls in its pocket and counts its goal as served.
+"""
+import argparse
+
+import numpy as np
+
+from levelforge.engine import sokoban_packing as _p
+from levelforge.engine import sokoban_state as _s
+from levelforge.sokoban import load_xsb
+from report_fess import fess_only
+from report_fess_furthest import orders_seen
+from report_sokoban_solve import _numbers
+
+
+def solver_order(level):
+    """The packing order the feature-space search computes for ``level`` (goal cells
+    and parking entries, first to fill first, cells ``y * width + x``)."""
+    solver = fess_only(1, backward=False)
+    with orders_seen() as seen:
+        solver.solve(level, optimal=False)
+    return [int(v) for v in seen[-1]] if seen else []
+
+
+def entry_cells(v):
+    """``(cell walled in, goal served)`` of an entry of a packing order."""
+    if v >= 0:
+        return v, v
+    w = -v - 1
+    return w >> 16, w & 0xFFFF
+
+
+class LoneReach:
+    """The goals a lone box can be pushed onto from a cell, the player starting on any
+    free side of it (``levelforge.engine.sokoban_packing._box_reach``)."""
+
+    def __init__(self, level):
+        walls, goals, _, _ = level.arrays()
+        self.walls, self.width = walls, level.width
+        self.goal_cells = [int(c) for c in np.flatnonzero(goals)]
+        n = walls.shape[0]
+        self.reach = np.zeros(4 * n, np.int64)
+        self.rqueue = np.zeros(4 * n, np.int32)
+        self.stamp2 = np.zeros(n, np.int64)
+        self.queue2 = np.zeros(n, np.int32)
+        self.ctr = np.zeros(_s.N_COUNTERS, np.int64)
+        self.mark = 0
+
+    def goals(self, box, closed):
+        """The goal cells (not in ``closed``) a lone box on ``box`` reaches with the
+        cells ``closed`` walled in."""
+        blk = self.walls.copy()
+        blk[list(closed)] = 1
+        self.mark += 1
+        _p._box_reach(np.array([box], np.int32), blk, self.width, self.reach,
+                      np.int64(self.mark), self.rqueue, self.stamp2, self.ctr, self.queue2)
+        r = self.reach
+        return {g for g in self.goal_cells if g not in closed
+                and any(r[4 * g + k] == self.mark for k in range(4))}
+
+
+def max_matching(edges):
+    """Size of a maximum matching of rows onto the items of their sets (Kuhn)."""
+    owner = {}
+
+    def augment(i, seen):
+        for g in edges[i]:
+            if g not in seen:
+                seen.add(g)
+                if g not in owner or augment(owner[g], seen):
+                    owner[g] = i
+                    return True
+        return False
+    return sum(augment(i, set()) for i in range(len(edges)))
+
+
+def deficits(level, order):
+    """For ``k`` = 1 .. ``len(order)``: the goals left without a start box of their own
+    once the first ``k`` entries are filled; and the entries whose goal no start box
+    reaches alone with the entries before it filled (its position, 1-based)."""
+    lone = LoneReach(level)
+    width = level.width
+    boxes = [y * width + x for x, y in level.boxes]
+    out, unreached = [], []
+    for k in range(1, len(order) + 1):
+        closed = {entry_cells(v)[0] for v in order[:k]}
+        served = {entry_cells(v)[1] for v in order[:k]}
+        left = set(lone.goal_cells) - served
+        edges = [lone.goals(b, closed) & left for b in boxes if b not in closed]
+        out.append(len(left) - max_matching(edges))
+        before = {entry_cells(v)[0] for v in order[:k - 1]}
+        cell, goal = entry_cells(order[k - 1])
+        if cell == goal and not any(goal in lone.goals(b, before) for b in boxes
+                                    if b not in before):
+            unreached.append(k)
+    return out, unreached
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--xsb", required=True, help="an XSB collection")
+    ap.add_argument("--levels", type=_numbers, default=None, help="e.g. 1,5,11-20")
+    args = ap.parse_args(argv)
+    levels = load_xsb(args.xsb)
+    for k in args.levels or range(1, len(levels) + 1):
+        level = levels[k - 1]
+        order = solver_order(level)
+        d, unreached = deficits(level, order)
+        first = next((i + 1 for i, x in enumerate(d) if x > 0), None)
+        parking = sum(v < 0 for v in order)
+        print(f"level {k}: {len(order)} entries ({parking} parking); goals left without a "
+              f"box of their own after each entry: {' '.join(map(str, d))}; first "
+              f"stranded after entry {first or '-'}; entries no start box reaches alone: "
+              f"{' '.join(map(str, unreached)) or '-'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
