@@ -113,7 +113,10 @@ def main(argv=None):
     ap.add_argument("--levels", type=_numbers, default=None, help="e.g. 1,5,11-20")
     args = ap.parse_args(argv)
     levels = load_xsb(args.xsb)
-    for k in args.levels or range(1, len(levels) + 1):
+    wanted = args.levels or range(1, len(levels) + 1)
+    if any(k < 1 or k > len(levels) for k in wanted):
+        ap.error(f"--levels: {args.xsb} holds levels 1 to {len(levels)}")
+    for k in wanted:
         level = levels[k - 1]
         order = solver_order(level)
         d, unreached = deficits(level, order)

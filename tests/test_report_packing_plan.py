@@ -41,3 +41,11 @@ def test_deficits_match_a_plain_python_matching(seed):
                                                                {order[k - 1]})
                                  for b in level.boxes if b not in order[:k - 1])]
     assert unreached == want_unreached
+
+
+def test_a_level_past_the_file_is_refused_by_name(tmp_path, capsys):
+    path = tmp_path / "one.xsb"
+    path.write_text("#######\n#@$$..#\n#######\n")
+    with pytest.raises(SystemExit):
+        report.main(["--xsb", str(path), "--levels", "2"])
+    assert "holds levels 1 to 1" in capsys.readouterr().err
