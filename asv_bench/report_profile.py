@@ -12,9 +12,10 @@ each function (its own time, callees not included; a small function that LLVM in
 counts in its caller), named ``module.function``. ``--mode fess`` (the default) runs the
 feature-space search alone under a node cap, as ``report_fess.py --forward-only`` does,
 so the profile does not depend on the machine's speed; ``--mode any`` the whole
-any-solution solve under ``--limit`` seconds, ``--mode optimal`` the push-optimal one. A function's size is the distance to the
-next compiled function (Numba keeps no sizes for code loaded from its cache), so the
-last function of each block of code may collect a few stray samples. Run a solve once
+any-solution solve under ``--limit`` seconds, ``--mode optimal`` the push-optimal one.
+A function's size is the distance to the next compiled function (Numba keeps no sizes
+for code loaded from its cache), so the last function of each block of code may collect
+a few stray samples. Run a solve once
 before (or `levelforge warm-up`): kernels compiled during the profile put the compiler's
 time among the samples.
 """
@@ -105,7 +106,8 @@ def _child(args):
         solve = lambda level: solver.solve(level, optimal=False)  # noqa: E731
     else:
         solver = Solver(max_nodes=50_000_000).warm_up()
-        solve = lambda level: solver.solve(level, optimal=args.mode == "optimal",  # noqa: E731
+        optimal = args.mode == "optimal"
+        solve = lambda level: solver.solve(level, optimal=optimal,  # noqa: E731
                                            time_limit=args.limit)
     solve(levels[0])  # every kernel the solves below call is loaded now
     print(f"perf map: {write_perf_map()} compiled functions", file=sys.stderr, flush=True)
@@ -124,7 +126,8 @@ def main(argv=None):
     ap.add_argument("--mode", choices=("fess", "any", "optimal"), default="fess")
     ap.add_argument("--nodes", type=int, default=1_000_000,
                     help="--mode fess: stored states per level")
-    ap.add_argument("--limit", type=float, default=60.0, help="--mode any or optimal: seconds a level")
+    ap.add_argument("--limit", type=float, default=60.0,
+                    help="--mode any or optimal: seconds a level")
     ap.add_argument("--top", type=int, default=TOP, help="rows of the table")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
