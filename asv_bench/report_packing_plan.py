@@ -57,17 +57,21 @@ class LoneReach:
         self.ctr = np.zeros(_s.N_COUNTERS, np.int64)
         self.mark = 0
 
-    def goals(self, box, closed):
-        """The goal cells (not in ``closed``) a lone box on ``box`` reaches with the
-        cells ``closed`` walled in."""
+    def goals(self, boxes, closed):
+        """For each box cell of ``boxes``, the goal cells (not in ``closed``) a lone box
+        there reaches with the cells ``closed`` walled in (none for a box on one)."""
         blk = self.walls.copy()
         blk[list(closed)] = 1
-        self.mark += 1
-        _p._box_reach(np.array([box], np.int32), blk, self.width, self.reach,
-                      np.int64(self.mark), self.rqueue, self.stamp2, self.ctr, self.queue2)
-        r = self.reach
-        return {g for g in self.goal_cells if g not in closed
-                and any(r[4 * g + k] == self.mark for k in range(4))}
+        out = []
+        for box in boxes:
+            self.mark += 1
+            _p._box_reach(np.array([box], np.int32), blk, self.width, self.reach,
+                          np.int64(self.mark), self.rqueue, self.stamp2, self.ctr,
+                          self.queue2)
+            r = self.reach
+            out.append({g for g in self.goal_cells if g not in closed
+                        and any(r[4 * g + k] == self.mark for k in range(4))})
+        return out
 
 
 def max_matching(edges):
@@ -92,18 +96,18 @@ def deficits(level, order):
     lone = LoneReach(level)
     width = level.width
     boxes = [y * width + x for x, y in level.boxes]
+    closed, served = set(), set()
+    reach = lone.goals(boxes, closed)  # each box's goals with the entries so far filled
     out, unreached = [], []
-    for k in range(1, len(order) + 1):
-        closed = {entry_cells(v)[0] for v in order[:k]}
-        served = {entry_cells(v)[1] for v in order[:k]}
-        left = set(lone.goal_cells) - served
-        edges = [lone.goals(b, closed) & left for b in boxes if b not in closed]
-        out.append(len(left) - max_matching(edges))
-        before = {entry_cells(v)[0] for v in order[:k - 1]}
-        cell, goal = entry_cells(order[k - 1])
-        if cell == goal and not any(goal in lone.goals(b, before) for b in boxes
-                                    if b not in before):
+    for k, v in enumerate(order, 1):
+        cell, goal = entry_cells(v)
+        if cell == goal and not any(goal in r for r in reach):
             unreached.append(k)
+        closed.add(cell)
+        served.add(goal)
+        reach = lone.goals(boxes, closed)
+        left = set(lone.goal_cells) - served
+        out.append(len(left) - max_matching([r & left for r in reach if r]))
     return out, unreached
 
 

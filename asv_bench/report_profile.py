@@ -15,9 +15,8 @@ so the profile does not depend on the machine's speed; ``--mode any`` the whole
 any-solution solve under ``--limit`` seconds, ``--mode optimal`` the push-optimal one.
 A function's size is the distance to the next compiled function (Numba keeps no sizes
 for code loaded from its cache), so the last function of each block of code may collect
-a few stray samples. Run a solve once
-before (or `levelforge warm-up`): kernels compiled during the profile put the compiler's
-time among the samples.
+a few stray samples. Run a solve once before (or `levelforge warm-up`): kernels compiled
+during the profile put the compiler's time among the samples.
 """
 import argparse
 import gc
