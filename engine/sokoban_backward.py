@@ -17,6 +17,15 @@ prefix of the feature-space search's packing order they still fill (its states p
 goals in that order, so the backward states that unpack them in reverse are those it
 can meet).
 
+With weight 1 (and no cells) it is A* done exactly, a push-optimal search: the goal is
+recognised when it is expanded, not when it is stored; a state found again by fewer
+pulls before it is expanded (or after, where ``h`` would not be consistent) takes the
+shorter way and goes back on the heap, its older entries skipped when they come up; and
+``ctr[C_BOUND]`` holds the largest ``f`` expanded, a lower bound on every solution's
+pushes (a state on an optimal path is always open with ``f`` at most the optimum). ``h``
+is admissible and consistent: a pull changes one box's pull distance to a start cell by
+at most one, and pull distances never overestimate.
+
 A pull: the player on ``p = b + s`` next to the box on ``b`` steps on to ``p + s`` and
 the box follows onto ``p``. A box on a cell from which no start cell can be reached by
 pulls (the player ignored) never gets back to the start, so such states are dropped,
@@ -37,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from .grid import flood_fill, ring_runs
-from .sokoban import _heap_pop, _heap_push, _key
+from .sokoban import _F_SHIFT, _G_MASK, _G_SHIFT, _heap_pop, _heap_push, _key
 from .sokoban_farthest import _insert, _lookup, _pull_norm, _region_min, _rehash, _replaced
 from .sokoban_fess_cells import _cell_insert, _cell_pop
 from .sokoban_fess import _lookup as _forward
@@ -46,9 +55,10 @@ from .sokoban_heuristic import matching_cost
 from .sokoban_match import cells_matching, moved_matching
 from .sokoban_packing import _packed
 from .sokoban_pairs import pair_dead
-from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL, C_HALT,
-                            C_HEAP, C_NODES, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT, GROW,
-                            HALTED, LIMIT, MAX_G, RUNNING, SOLVED, UNREACHABLE, UNSOLVABLE)
+from .sokoban_state import (C_BOUND, C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL,
+                            C_HALT, C_HEAP, C_NODES, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT,
+                            GROW, HALTED, LIMIT, MAX_G, RUNNING, SOLVED, UNREACHABLE,
+                            UNSOLVABLE, _T_NODE_MASK)
 
 C_SIZE = C_TEPOCH  # the used prefix of ``table`` (doubles as the search grows)
 C_MEET = C_TARGET  # the forward node a bidirectional search met, -1 before
@@ -221,6 +231,7 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
     ctr[C_EXPANDED] = 0
     ctr[C_GOAL] = -1
     ctr[C_MEET] = -1
+    ctr[C_BOUND] = 0
     ctr[C_STATUS] = RUNNING
     size = min(64, table.shape[0])  # a power of two, as the table's size
     ctr[C_SIZE] = size
@@ -318,6 +329,7 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
     nbox = ctr[C_BOXES]
     room = 4 * nbox
     cbase = REGION_CELLS * (nbox + 1)  # cells per entry of the packing order filled
+    exact = not cells and ctr[C_WEIGHT] == 1  # push-optimal A* (the module docstring)
     done = 0
     while done < budget:
         if ctr[C_STATUS] != RUNNING:
@@ -325,10 +337,27 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
         if ctr[C_NODES] + room > nplayer.shape[0] or ctr[C_HEAP] + room > heap.shape[0] \
                 or 2 * (ctr[C_NODES] + room) > table.shape[0]:
             return GROW
-        u, cu = _pop(heap, ctr, cells, croot, pkey, pchild, psib)
-        if u < 0:
-            ctr[C_STATUS] = UNSOLVABLE
-            return UNSOLVABLE
+        if exact:
+            if ctr[C_HEAP] == 0:
+                ctr[C_STATUS] = UNSOLVABLE
+                return UNSOLVABLE
+            key = _heap_pop(heap, ctr)
+            u = key & _T_NODE_MASK
+            g = MAX_G - ((key >> _G_SHIFT) & _G_MASK)
+            if g != ng[u]:
+                continue  # an older entry: the state was found again by fewer pulls
+            f = key >> _F_SHIFT
+            ctr[C_BOUND] = max(ctr[C_BOUND], f)
+            if f == g:  # h 0: the start
+                ctr[C_GOAL] = u
+                ctr[C_STATUS] = SOLVED
+                return SOLVED
+            cu = np.int64(-1)
+        else:
+            u, cu = _pop(heap, ctr, cells, croot, pkey, pchild, psib)
+            if u < 0:
+                ctr[C_STATUS] = UNSOLVABLE
+                return UNSOLVABLE
         done += 1
         ctr[C_EXPANDED] += 1
         base = u * nbox
@@ -365,6 +394,16 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                                        p, q, stamp, epoch, stamp2, ctr, queue2, porder)
                 blk[p] = 0
                 blk[b] = 1
+                if exact and j >= 0 and g1 < ng[j]:  # a shorter way to a stored state
+                    h = moved_matching(nbox, i, p, pdist, mw, hu, hv, hp, hway, hminv,
+                                       hused)
+                    if h == 0 and norm != start_norm:
+                        h = 1
+                    ng[j] = g1
+                    nparent[j] = u
+                    nmove[j] = 4 * b + d
+                    _heap_push(heap, ctr, _key(g1, h, 1, j))
+                    continue
                 if j >= 0 or dead:
                     continue  # met before (best-first for any solution keeps the first way)
                 if ctr[C_NODES] >= ctr[C_CAP]:
@@ -392,7 +431,7 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                 j = _store(wbox, nbox, norm, u, g1, 4 * b + d, h, slot, tag, pool, nplayer,
                            nparent, ng, nmove, table, heap, ctr, zob, cells, cell, croot,
                            pkey, pchild, psib)
-                if h == 0:
+                if h == 0 and not exact:  # (the exact search stops when it expands it)
                     ctr[C_GOAL] = j
                     ctr[C_STATUS] = SOLVED
                     break

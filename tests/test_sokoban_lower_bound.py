@@ -59,6 +59,7 @@ def test_the_bound_grows_with_the_cap_and_stays_below_the_optimum(monkeypatch):
 def test_after_the_restart_the_bound_is_the_larger_of_the_two_searches(monkeypatch):
     level = MICROBAN[143]
     monkeypatch.setattr(solver_mod, "INCUMBENT_SHARE", 0)  # the two searches alone
+    monkeypatch.setattr(solver_mod, "PULLS_FROM", 0)  # no backward search (its own tests)
     monkeypatch.setattr(solver_mod, "RESTART_AT", solver_mod.MAX_NODES)
     first = Solver().solve(level, max_nodes=100_000).lower_bound  # plain A* to 100,000
     monkeypatch.setattr(solver_mod, "RESTART_AT", 0)

@@ -102,6 +102,38 @@ def test_a_proof_of_unsolvability_ends_the_turns():
     assert closed == {"a", "b"} and len(log) == 6 + 5  # a first on each tie
 
 
+def test_the_main_search_ending_ends_the_turns():
+    """With ``main``, its end (a cap here, not a proof) ends the turns with its status;
+    the helper, which would go on, is closed and its states counted."""
+    log, closed = [], set()
+    runs = [(stand_in("a", 1, 5, "limit", log, closed), 1),
+            (stand_in("b", 1, 50, "limit", log, closed), 1)]
+    assert take_turns(runs, Limit(None), main=0) == ("limit", None, 5 + 5, 2 + 2)
+    assert closed == {"a", "b"}
+
+
+def test_weights_that_are_functions_are_asked_before_each_step():
+    """A weight given as a function is asked before each step: here b leads (three of
+    its stored states per state of a's) until a has stored 10, then a does (the rule
+    replayed from the log)."""
+    log, closed = [], set()
+
+    def stored(name):
+        return max([now for n, now in log if n == name], default=0)
+
+    def weight(name):
+        return 3 if name == ("b" if stored("a") < 10 else "a") else 1
+    runs = [(stand_in("a", 1, 40, "limit", log, closed), lambda: weight("a")),
+            (stand_in("b", 1, 40, "limit", log, closed), lambda: weight("b"))]
+    take_turns(runs, Limit(None), main=0)
+    mine = {"a": 0, "b": 0}
+    for name, now in log:
+        lead = "b" if mine["a"] < 10 else "a"
+        assert min((mine[n] / (3 if n == lead else 1), n) for n in ("a", "b"))[1] == name
+        mine[name] = now
+    assert mine["a"] == 40 and 10 < mine["b"] < 40
+
+
 def test_finished_and_drain():
     assert drain(finished("limit", None, 3, 4)) == ("limit", None, 3, 4)
     assert take_turns([(finished("exhausted", None, 3, 4), 1)], Limit(None)) == \

@@ -157,22 +157,29 @@ def warm_up() -> None:
 
 
 def backward_solve(level: Level, max_nodes: int, time_limit: float | None = None,
-                   weight: int = WEIGHT, cells: bool = False, order=None) -> tuple:
+                   weight: int = WEIGHT, cells: bool = False, order=None,
+                   optimal: bool = False, ctr=None) -> tuple:
     """Search ``level`` backwards with at most ``max_nodes`` stored states for at most
     ``time_limit`` seconds (see :func:`backward_search`; ``cells`` and ``order`` as in
     :func:`backward_steps`): ``(status, solution, nodes, expanded)`` with a LURD
     solution when ``status`` is ``solved``, else None. A box parked on its goal out of
     the player's reach is a wall; any other box or goal out of reach leaves nothing to
-    search (``exhausted``)."""
+    search (``exhausted``). ``optimal``: the push-optimal search instead
+    (:func:`optimal_steps`, its counters ``ctr`` when given: the bound it proved in
+    ``ctr[C_BOUND]``)."""
     walls, goals, boxes, player = level.arrays()
     inside = player_area(walls, level.width, player)
     walls[~inside] = 1  # the outside the player never reaches
     if np.any((boxes == 1) & ~inside != (goals == 1) & ~inside):
         return "exhausted", None, 0, 0  # a box or goal out of reach, not paired
-    status, pushes, nodes, expanded, _ = backward_search(
-        walls, np.flatnonzero(goals & inside).astype(np.int32),
-        np.flatnonzero(boxes & inside).astype(np.int32), player, level.width, max_nodes,
-        Limit(time_limit), weight, cells=cells, order=order)
+    args = (walls, np.flatnonzero(goals & inside).astype(np.int32),
+            np.flatnonzero(boxes & inside).astype(np.int32), player, level.width, max_nodes,
+            Limit(time_limit))
+    if optimal:
+        status, pushes, nodes, expanded = drain(optimal_steps(*args, ctr))
+    else:
+        status, pushes, nodes, expanded, _ = backward_search(*args, weight, cells=cells,
+                                                             order=order)
     solution = None if pushes is None else _Board(level).moves(pushes)
     return status, solution, nodes, expanded
 
@@ -230,6 +237,60 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
     nbox, n = box_cells.shape[0], walls.shape[0]
     if nbox == 0 or np.array_equal(box_cells, goal_cells):
         return "solved", [], 0, 0, -1
+    status, a, ctr = yield from _pull_search(walls, goal_cells, box_cells, player, width,
+                                             max_nodes, limit, weight, zob, forward, cells,
+                                             order)
+    nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
+    if status == _s.HALTED:
+        return limit.reason() or "limit", None, nodes, expanded, -1
+    if status != _s.SOLVED:
+        return _STATUS[status], None, nodes, expanded, -1
+    return "solved", _pushes(a, ctr, width), nodes, expanded, int(ctr[_bk.C_MEET])
+
+
+def optimal_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit, ctr=None):
+    """The push-optimal backward search: A* over pulls (weight 1, see
+    :mod:`levelforge.engine.sokoban_backward`), on a board prepared as for
+    :func:`backward_steps`, a generator as it is. Returns ``(status, pushes, nodes,
+    expanded)``, the pushes a push-optimal solution when ``solved``; ``exhausted``
+    proves nothing (a state the roots' regions miss is never searched). ``ctr``: the
+    search's counters (``N_COUNTERS`` int64, zeroed here), for a caller that reads the
+    bound it has proved as it goes: ``ctr[C_BOUND]`` pushes at least, whatever
+    the search ends with."""
+    if ctr is None:
+        ctr = np.zeros(_s.N_COUNTERS, np.int64)
+    ctr[:] = 0
+    if box_cells.shape[0] == 0 or np.array_equal(box_cells, goal_cells):
+        return "solved", [], 0, 0
+    status, a, ctr = yield from _pull_search(walls, goal_cells, box_cells, player, width,
+                                             max_nodes, limit, 1, None, None, False, None,
+                                             ctr)
+    nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
+    if status == _s.HALTED:
+        return limit.reason() or "limit", None, nodes, expanded
+    if status != _s.SOLVED:
+        return _STATUS[status], None, nodes, expanded
+    return "solved", _pushes(a, ctr, width), nodes, expanded
+
+
+def _pushes(a, ctr, width):
+    """The pushes, from the start, that undo the pulls to the goal node of a search
+    that ended solved."""
+    steps = (-width, -1, 1, width)
+    pushes = []
+    j = int(ctr[_s.C_GOAL])
+    while a.nparent[j] >= 0:  # each pull undone is a push, in order from the start
+        b, d = divmod(int(a.nmove[j]), 4)
+        pushes.append((b + steps[d], 3 - d))
+        j = int(a.nparent[j])
+    return pushes
+
+
+def _pull_search(walls, goal_cells, box_cells, player, width, max_nodes, limit, weight, zob,
+                 forward, cells, order, ctr=None):
+    """The search of :func:`backward_steps` (its arguments; ``ctr`` its counters, new
+    ones for None) as a generator returning ``(status code, node arrays, counters)``."""
+    nbox, n = box_cells.shape[0], walls.shape[0]
     a = _Arrays(nbox, n, min(_FIRST, 1 << (max_nodes + 4 * nbox - 1).bit_length()), cells,
                 order if cells else None)
     pdist = np.zeros((nbox, n), np.int32)
@@ -237,7 +298,8 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
     alive = (pdist.min(axis=0) < _s.UNREACHABLE).astype(np.uint8)
     if zob is None:
         zob = np.random.default_rng(0).integers(1, 2**63, size=(2, n), dtype=np.uint64)
-    ctr = np.zeros(_s.N_COUNTERS, np.int64)
+    if ctr is None:
+        ctr = np.zeros(_s.N_COUNTERS, np.int64)
     ctr[_s.C_BOXES], ctr[_s.C_CAP], ctr[_s.C_WEIGHT] = nbox, max_nodes, weight
     a.startm[box_cells] = 1
     floor = np.flatnonzero(walls == 0).astype(np.int32)
@@ -273,16 +335,4 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
                                     pdb, a.porder)
         status = yield from whole_steps(status, _BUDGET, ctr, limit,
                                         lambda: a.grow(ctr, zob), run)
-    nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
-    if status == _s.HALTED:
-        return limit.reason() or "limit", None, nodes, expanded, -1
-    if status != _s.SOLVED:
-        return _STATUS[status], None, nodes, expanded, -1
-    steps = (-width, -1, 1, width)
-    pushes = []
-    j = int(ctr[_s.C_GOAL])
-    while a.nparent[j] >= 0:  # each pull undone is a push, in order from the start
-        b, d = divmod(int(a.nmove[j]), 4)
-        pushes.append((b + steps[d], 3 - d))
-        j = int(a.nparent[j])
-    return "solved", pushes, nodes, expanded, int(ctr[_bk.C_MEET])
+    return status, a, ctr

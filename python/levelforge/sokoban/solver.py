@@ -32,7 +32,7 @@ from .fess import FessWorkspace, fess_steps, pair_deadlocks
 from .optimizer import WINDOW_NODES, _Board, shorten
 from .packing import solve_any
 from .replay import replay
-from .turns import whole_steps
+from .turns import drain, take_turns, whole_steps
 from . import pairs as _pairs
 
 SOLVED = "solved"
@@ -72,6 +72,26 @@ then stores no state that cannot lead to a shorter solution, and that solution i
 push-optimal as soon as the bound reaches its pushes (see :meth:`Solver._optimal`).
 Without a time limit the phase is capped by nodes instead (``RESTART_AT``), so it stays
 deterministic. 0: no such phase."""
+PULLS_FROM = 1 << 16
+"""Stored states of the first push-optimal search after which the push-optimal backward
+search (A* over pulls, :func:`levelforge.sokoban.backward.optimal_steps`) takes turns
+with it (``PULLS_LEAD``), up to ``RESTART_AT``. Some levels are far easier backwards:
+on Microban 144, whose arms of boxes get in each other's way, both bounds start at 24;
+the backward search proves the optimum, 36, within 25,000 stored states and solves the
+level within 285,000, where the forward one needs about 9M. Below it the levels the
+forward search solves at once (Boxoban) pay nothing. 0 or a value past
+``RESTART_AT``: no backward search."""
+PULLS_LEAD = 8
+"""While the two searches take turns (:func:`levelforge.sokoban.turns.take_turns`), the
+one whose proved bound is the larger (the forward one on a tie) gets ``PULLS_LEAD``
+stored states per state of the other, doubled for each two pushes between the bounds:
+to finish, A* must search every ``f`` layer below the optimum, and the search whose
+bound trails has that many more layers to search, each larger than the last. On
+Microban 144 the backward bound reaches the optimum, 36, within 25,000 stored states
+(forwards 24 to 28 while the backward search solves it); on Microban 153 the forward
+bound is the optimum, 336, and the backward one 186; on XSokoban the forward bound
+leads by 6 to 12 pushes on the levels measured (5, 34, 43; 2026-12-07), so the
+backward search gets 1/65 to 1/513 of the states there."""
 _BUDGET = 512  # expansions of one kernel call (time limits stop a call within it)
 _FIRST_NODES = 1 << 14  # node capacity a fresh workspace starts with; it doubles on demand
 _BY_HALF_FROM = 1 << 23
@@ -556,11 +576,11 @@ class Solver:
         ws.ctr[_s.C_BOUND] = 0  # raised by the push-optimal searches of this solve
         ws.ctr[_s.C_UPPER] = 0  # set by _optimal when it has an incumbent solution
         self._paused = 0
+        self._level = level  # the searches over pulls read their solutions back on it
         if optimal:
             found = self._optimal(level, board, box_cells, player, cap, symtab, limit)
             start += self._paused  # loading the any-solution kernels is not the call's
         else:
-            self._level = level
             self._forward_done = False  # the feature-space search's table is not there yet
             found = solve_any(self._search, self._fess_steps, self._backward_steps,
                               self._weighted_steps, ws.ctr, board, box_cells, player, cap,
@@ -614,8 +634,8 @@ class Solver:
         ctr = self.workspace.ctr
         if RESTART_AT > 0:
             refused = memory.refusals()
-            status, solution, nodes, expanded = self._search(
-                board, box_cells, player, min(cap, RESTART_AT), 1, None, symtab, limit)
+            status, solution, nodes, expanded = self._first_search(
+                board, box_cells, player, min(cap, RESTART_AT), symtab, limit)
             if status != LIMIT or cap <= RESTART_AT or limit.reason() is not None \
                     or memory.refusals() > refused:  # no room for more searches
                 return status, solution, nodes, expanded, True
@@ -639,6 +659,53 @@ class Solver:
             solution = kept  # stopped: the best solution known goes back with its status
         return status, solution, nodes + n, expanded + e, True
 
+    def _first_search(self, board, box_cells, player, cap, symtab, limit):
+        """The first push-optimal search (plain A*, :meth:`_search`'s result), joined
+        after ``PULLS_FROM`` stored states by the push-optimal backward search
+        (:meth:`_pull_steps`, with half its cap) in turns (``PULLS_LEAD``) until one
+        solves the level (push-optimally) or the forward one ends; ``ctr[C_BOUND]``
+        ends with the larger of their proved bounds. Not for a solve toward a target
+        state (the backward search starts from the goals)."""
+        steps = self._search_steps(board, box_cells, player, cap, 1, None, symtab, limit)
+        if self._target is not None or not 0 < PULLS_FROM < cap:
+            return drain(steps)
+        try:
+            while next(steps)[0] < PULLS_FROM:
+                pass
+        except StopIteration as done:
+            return done.value
+        if not _PULLS_LOADED:  # outside the timing and the time limit, as in solve
+            self._paused += _untimed(_load_pull_kernels, limit)
+        mine, pulled = self.workspace.ctr, np.zeros(_s.N_COUNTERS, np.int64)
+        pulls = self._pull_steps(board, box_cells, player, max(cap // 2, 1), limit, pulled)
+
+        def share(forward):  # a search's weight in the turns (PULLS_LEAD)
+            ahead = mine[_s.C_BOUND] >= pulled[_s.C_BOUND]
+            gap = abs(int(mine[_s.C_BOUND]) - int(pulled[_s.C_BOUND]))
+            return PULLS_LEAD << min(gap // 2, 24) if ahead == forward else 1
+        return take_turns([(steps, lambda: share(True)), (pulls, lambda: share(False))],
+                          limit, main=0)
+
+    def _pull_steps(self, board, box_cells, player, cap, limit, ctr):
+        """The push-optimal backward search (:func:`levelforge.sokoban.backward.optimal_steps`)
+        on a prepared ``board`` as a generator like :meth:`_fess_steps`, with at most
+        ``cap`` stored states and the counters ``ctr``; the bound it proves raises the
+        solve's ``ctr[C_BOUND]`` however it ends (closed in its turns included), to the
+        pushes when it solves."""
+        from .backward import optimal_steps  # as in _backward_steps
+        walls, goals, width = board[0], board[1], board[5]
+        mine = self.workspace.ctr
+        try:
+            status, pushes, nodes, expanded = yield from optimal_steps(
+                walls, np.flatnonzero(goals).astype(np.int32), box_cells, player, width,
+                cap, limit, ctr)
+        finally:
+            mine[_s.C_BOUND] = max(mine[_s.C_BOUND], ctr[_s.C_BOUND])
+        if pushes is None:
+            return status, None, nodes, expanded
+        mine[_s.C_BOUND] = len(pushes)
+        return SOLVED, _Board(self._level).moves(pushes), nodes, expanded
+
     def _incumbent(self, level, cap, limit):
         """A solution of ``level`` to beat (``solver.INCUMBENT_SHARE``): the
         any-solution search's, shortened, as a :class:`SolveResult`, or None (none found
@@ -661,6 +728,13 @@ class Solver:
         status (``limit`` or ``cancelled`` also when ``limit``, a :class:`Limit`, says
         so), its LURD solution or None, and the stored and expanded node counts.
         ``partial``: a push-optimal search's partial expansion (``solver.RESTART_AT``)."""
+        return drain(self._search_steps(board, box_cells, player, cap, weight, plan, symtab,
+                                        limit, partial))
+
+    def _search_steps(self, board, box_cells, player, cap, weight, plan, symtab, limit,
+                      partial=False):
+        """:meth:`_search` as a generator (:mod:`levelforge.sokoban.turns`): it yields
+        ``(nodes, expanded)`` after each kernel call that leaves the search running."""
         ws = self.workspace
         walls, width = board[0], board[5]
         pdb = self._pdb  # built by an earlier search of this solve, or at AFTER expansions
@@ -697,6 +771,8 @@ class Solver:
                     budget = min(_BUDGET, _pairs.AFTER - done)
                 status = _k.search_run(budget, *board, *ws.search_arrays(), plan, symtab,
                                        pdb, mw, tun)
+                if status == _s.RUNNING:
+                    yield int(ws.ctr[_s.C_NODES]), int(ws.ctr[_s.C_EXPANDED])
         if pdb is not _pairs.NONE:
             self._pdb = pdb  # the second push-optimal search starts with it
         nodes = int(ws.ctr[_s.C_NODES])
@@ -833,6 +909,7 @@ _KERNELS_LOADED = False
 
 _SYMMETRIC_LOADED = False
 _ANY_LOADED = False
+_PULLS_LOADED = False
 _PLAIN = "#####\n#@$.#\n#  ##\n#####"  # no symmetry
 _SYMMETRIC = "#####\n#@$.#\n#####"  # a mirror (top and bottom rows)
 _CAPPED = "#######\n#     #\n#@$ $ #\n#  .. #\n#######"  # past 2 states: every search runs
@@ -870,8 +947,16 @@ def _load_any_kernels():
     Solver(max_nodes=2).solve(Level.from_xsb(_CAPPED), optimal=False)
     from ..engine.sokoban_fess import expansion_room
     expansion_room(1, 16)  # called from Python when the feature-space search grows
-    from .backward import warm_up  # (imported here: see Solver._backward)
-    warm_up()  # and the backward search
+    _load_pull_kernels()  # and the backward search
+
+
+def _load_pull_kernels():
+    """The same for the backward search (both modes: one kernel), on the first
+    push-optimal solve that runs it (:data:`PULLS_FROM`) or the first for any solution."""
+    global _PULLS_LOADED
+    _PULLS_LOADED = True
+    from .backward import warm_up  # (imported here: see Solver._backward_steps)
+    warm_up()
 
 
 def _load_symmetric_kernels():

@@ -70,20 +70,25 @@ def drain(steps):
             return done.value
 
 
-def take_turns(runs, limit):
-    """Step the searches ``runs`` (``(generator, weight)`` pairs) in turn until one
+def take_turns(runs, limit, main=None):
+    """Step the searches ``runs`` (``(generator, weight)`` pairs; a weight may be a
+    function of no arguments, asked before each step, for shares that follow how the
+    searches fare) in turn until one
     ends ``solved`` or ``unsolvable`` (a proof), ``limit`` (a
     :class:`levelforge.cancel.Limit`) stops them, or every one has ended at its node cap
     or run out of states. Returns ``(status, solution, nodes, expanded)``: the deciding
     search's status and solution (``limit`` or ``cancelled`` from the limit, ``limit``
     with None when every search ended without one) and the stored and expanded states
-    of all of them. Searches still suspended are closed."""
+    of all of them. Searches still suspended are closed. ``main``: the index in ``runs``
+    of a search whose end, however it ends, ends the turns with its status (the others
+    only help it)."""
     live = [[gen, weight, 0, 0] for gen, weight in runs]
+    main = None if main is None else live[main]
     nodes = expanded = 0
     status, solution = "limit", None  # every search ended without a solution
     try:
         while live and limit.reason() is None:
-            run = min(live, key=lambda r: r[2] / r[1])
+            run = min(live, key=lambda r: r[2] / (r[1]() if callable(r[1]) else r[1]))
             try:
                 run[2], run[3] = next(run[0])
                 continue
@@ -92,7 +97,7 @@ def take_turns(runs, limit):
             live.remove(run)
             nodes += n
             expanded += e
-            if found in ("solved", "unsolvable"):
+            if found in ("solved", "unsolvable") or run is main:
                 status, solution = found, got
                 break
         if status == "limit" and limit.reason() is not None:
