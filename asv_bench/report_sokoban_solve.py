@@ -21,6 +21,9 @@ load (times are printed but mean little then). ``--optimize`` spends the time le
 each any-mode solve on shortening its solution (``solve(..., optimize=True)``).
 ``--turns 4,2,2,1`` runs the any mode with other shares of its four searches
 (``packing.TURNS``), to measure a share against the default in the same session.
+``--pulls-from 0`` runs the push-optimal mode without its backward search in turn
+(``solver.PULLS_FROM``; another count starts it there), the baseline to measure it
+against.
 
 ``--generated N`` solves the generator's 10x10 levels with 4 boxes (Boxoban's size;
 ``generate(seed, width=10, height=10, boxes=4, pushes=(15, 30))``, seeds 0 to N - 1)
@@ -36,6 +39,7 @@ import statistics
 import sys
 
 from levelforge.sokoban import Solver, collections, generate, load_xsb, packing, replay
+from levelforge.sokoban import solver as solver_mod
 
 from report_sokoban_optimal import peak_rss_mb
 
@@ -128,9 +132,16 @@ def main(argv=None):
     ap.add_argument("--turns", type=_turns, default=None, metavar="A,B,C,D",
                     help="any mode: the four searches' shares (packing.TURNS) for this run, "
                          "to measure another share against the default")
+    ap.add_argument("--pulls-from", type=int, default=None, metavar="N",
+                    help="push-optimal: the backward search joins after N stored states "
+                         "(solver.PULLS_FROM; 0: never), to measure it against the default")
     args = ap.parse_args(argv)
     if args.turns is not None:
         packing.TURNS = args.turns
+    if args.pulls_from is not None:
+        if args.pulls_from < 0:
+            ap.error("--pulls-from must be 0 or more")
+        solver_mod.PULLS_FROM = args.pulls_from
     limit = None if args.nodes else args.limit
     nodes = args.nodes or 50_000_000
     cap = f"max_nodes {args.nodes:,}, no time limit" if args.nodes else f"limit {args.limit:g} s"

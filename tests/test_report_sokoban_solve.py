@@ -37,3 +37,21 @@ def test_turns_sets_the_any_modes_shares_for_the_run(tmp_path, capsys, monkeypat
             report_sokoban_solve.main(["--xsb", str(path), "--turns", bad])
         assert stop.value.code == 2
         assert "four positive whole numbers" in capsys.readouterr().err
+
+
+def test_pulls_from_sets_where_the_backward_search_joins(tmp_path, capsys, monkeypatch):
+    """``--pulls-from 0``: the push-optimal solves without the backward search, as a
+    solve with ``solver.PULLS_FROM`` 0 (Microban 144 capped at 100,000 states stays
+    unsolved; with the backward search, capped at 600,000, it is solved: its own
+    tests)."""
+    from levelforge.sokoban import solver as solver_mod
+    monkeypatch.setattr(solver_mod, "PULLS_FROM", solver_mod.PULLS_FROM)  # restored after
+    path = tmp_path / "one.xsb"
+    path.write_text(collections.load("microban")[143].to_xsb())
+    report_sokoban_solve.main(["--xsb", str(path), "--mode", "optimal", "--nodes", "100000",
+                               "--pulls-from", "0"])
+    assert solver_mod.PULLS_FROM == 0
+    assert "| one 1, push-optimal | 0/1 | 0/1 |" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        report_sokoban_solve.main(["--xsb", str(path), "--pulls-from", "-1"])
+    assert stop.value.code == 2 and "0 or more" in capsys.readouterr().err
