@@ -240,12 +240,8 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
     status, a, ctr = yield from _pull_search(walls, goal_cells, box_cells, player, width,
                                              max_nodes, limit, weight, zob, forward, cells,
                                              order)
-    nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
-    if status == _s.HALTED:
-        return limit.reason() or "limit", None, nodes, expanded, -1
-    if status != _s.SOLVED:
-        return _STATUS[status], None, nodes, expanded, -1
-    return "solved", _pushes(a, ctr, width), nodes, expanded, int(ctr[_bk.C_MEET])
+    outcome = _outcome(status, a, ctr, width, limit)
+    return (*outcome, int(ctr[_bk.C_MEET]) if outcome[1] is not None else -1)
 
 
 def optimal_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit, ctr=None):
@@ -265,17 +261,18 @@ def optimal_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit,
     status, a, ctr = yield from _pull_search(walls, goal_cells, box_cells, player, width,
                                              max_nodes, limit, 1, None, None, False, None,
                                              ctr)
+    return _outcome(status, a, ctr, width, limit)
+
+
+def _outcome(status, a, ctr, width, limit):
+    """``(status, pushes, nodes, expanded)`` of a search that ended with kernel status
+    ``status``: the pushes, from the start, that undo the pulls to its goal node when
+    it solved the level, else None."""
     nodes, expanded = int(ctr[_s.C_NODES]), int(ctr[_s.C_EXPANDED])
     if status == _s.HALTED:
         return limit.reason() or "limit", None, nodes, expanded
     if status != _s.SOLVED:
         return _STATUS[status], None, nodes, expanded
-    return "solved", _pushes(a, ctr, width), nodes, expanded
-
-
-def _pushes(a, ctr, width):
-    """The pushes, from the start, that undo the pulls to the goal node of a search
-    that ended solved."""
     steps = (-width, -1, 1, width)
     pushes = []
     j = int(ctr[_s.C_GOAL])
@@ -283,7 +280,7 @@ def _pushes(a, ctr, width):
         b, d = divmod(int(a.nmove[j]), 4)
         pushes.append((b + steps[d], 3 - d))
         j = int(a.nparent[j])
-    return pushes
+    return "solved", pushes, nodes, expanded
 
 
 def _pull_search(walls, goal_cells, box_cells, player, width, max_nodes, limit, weight, zob,

@@ -682,7 +682,7 @@ class Solver:
         def share(forward):  # a search's weight in the turns (PULLS_LEAD)
             ahead = mine[_s.C_BOUND] >= pulled[_s.C_BOUND]
             gap = abs(int(mine[_s.C_BOUND]) - int(pulled[_s.C_BOUND]))
-            return PULLS_LEAD << min(gap // 2, 24) if ahead == forward else 1
+            return max(PULLS_LEAD, 1) << min(gap // 2, 24) if ahead == forward else 1
         return take_turns([(steps, lambda: share(True)), (pulls, lambda: share(False))],
                           limit, main=0)
 
