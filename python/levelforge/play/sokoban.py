@@ -26,11 +26,12 @@ OPTIMAL_TIME_LIMIT = 10.0
 """Seconds the solver gets to find the optimum of a level solved by the player."""
 SOLVE_MAX_NODES = 8_000_000
 """Most states a solve of these pages may store, so that on most levels the time limit
-stops it first (a worker then peaks at 983 MB solving Microban 144 and 1.5 GB on a
+stops it first (a worker then peaks at 326 MB solving Microban 153 and 1.5 GB on a
 64x64 board with 128 boxes: docs/guide/play-server.md);
 above ``solver.RESTART_AT``, so a long solve finds a solution to beat and keeps it when
 it stops (``SolveResult``). The solver's default cap (1M states) stopped a 30 s solve
-of Microban 144 after 4 s."""
+of Microban 144 after 4 s, before the backward search in push-optimal solves proved it
+in about 2 s (2026-12-07)."""
 MAX_TIME_LIMIT = 60.0
 """Largest time limit the Solve button may ask for, in seconds."""
 MAX_MOVES = 100_000
