@@ -275,6 +275,17 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
 
 
 @njit(cache=True, _nrt=False)
+def _pulled_h(nbox, i, p, pdist, mw, hu, hv, hp, hway, hminv, hused, norm, start_norm):
+    """``h`` of the child whose box ``i`` was pulled onto ``p`` (its normalised player
+    ``norm``): the expanded state's matching repaired, and 1 where the boxes are home
+    but the player is not in the start's region."""
+    h = moved_matching(nbox, i, p, pdist, mw, hu, hv, hp, hway, hminv, hused)
+    if h == 0 and norm != start_norm:
+        h = 1  # the boxes are home, the player is not
+    return h
+
+
+@njit(cache=True, _nrt=False)
 def meet_scan(fpool, fplayer, lo, hi, pool, nplayer, table, ctr, zob, wbox):
     """The first of a forward search's nodes ``lo .. hi - 1`` (boxes ``fpool``, sorted,
     ``ctr[C_BOXES]`` a node; normalised players ``fplayer``, -1 for the pushes on a
@@ -395,10 +406,8 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                 blk[p] = 0
                 blk[b] = 1
                 if exact and j >= 0 and g1 < ng[j]:  # a shorter way to a stored state
-                    h = moved_matching(nbox, i, p, pdist, mw, hu, hv, hp, hway, hminv,
-                                       hused)
-                    if h == 0 and norm != start_norm:
-                        h = 1
+                    h = _pulled_h(nbox, i, p, pdist, mw, hu, hv, hp, hway, hminv, hused,
+                                  norm, start_norm)
                     ng[j] = g1
                     nparent[j] = u
                     nmove[j] = 4 * b + d
@@ -423,11 +432,10 @@ def backward_run(budget, walls, start_norm, width, pdist, alive, zob, ftable, fp
                                              pchild, psib)
                         ctr[C_STATUS] = SOLVED
                         break
-                h = moved_matching(nbox, i, p, pdist, mw, hu, hv, hp, hway, hminv, hused)
+                h = _pulled_h(nbox, i, p, pdist, mw, hu, hv, hp, hway, hminv, hused, norm,
+                              start_norm)
                 if h >= UNREACHABLE:
                     continue
-                if h == 0 and norm != start_norm:
-                    h = 1  # the boxes are home, the player is not
                 j = _store(wbox, nbox, norm, u, g1, 4 * b + d, h, slot, tag, pool, nplayer,
                            nparent, ng, nmove, table, heap, ctr, zob, cells, cell, croot,
                            pkey, pchild, psib)
