@@ -159,3 +159,14 @@ def test_the_command_line_prints_the_kept_solution(monkeypatch, tmp_path, capsys
     assert "limit (best solution found, not proved optimal)" in out
     assert f"pushes={found.pushes}" in out and "lower_bound=" in out
     assert found.solution in out.split()
+
+
+def test_no_incumbent_phase_once_the_clock_has_run_out():
+    """The first search stopped with time left, the clock ran out before the incumbent
+    phase began (seen under load in CI): the phase is skipped, not started with a time
+    limit of 0 (which ``solve`` refuses)."""
+    from levelforge.cancel import Limit
+    from levelforge.timing import now_ns
+    solver = Solver()
+    past = Limit(0.5, None, now_ns() - 10**9)  # its deadline half a second ago
+    assert solver._incumbent(MICROBAN[143], 1_000_000, past) is None

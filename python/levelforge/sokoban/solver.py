@@ -717,7 +717,9 @@ class Solver:
         if limit.deadline is None:
             share, cap = None, min(cap, RESTART_AT)  # capped by nodes: deterministic
         else:
-            share = max(0.0, (limit.deadline - now_ns()) / 1e9) * INCUMBENT_SHARE
+            share = (limit.deadline - now_ns()) / 1e9 * INCUMBENT_SHARE
+            if share <= 0:  # the clock ran out since the first search stopped
+                return None
         found = Solver(max_nodes=cap).solve(level, time_limit=share, optimal=False,
                                             cancel=limit.cancel, optimize=True)
         return found if found.solved else None
