@@ -21,7 +21,9 @@ load (times are printed but mean little then). ``--optimize`` spends the time le
 each any-mode solve on shortening its solution (``solve(..., optimize=True)``).
 ``--turns 4,2,2,1`` runs the any mode with other shares of its four searches
 (``packing.TURNS``), to measure a share against the default in the same session.
-``--pulls-from 0`` runs the push-optimal mode without its backward search in turn
+``--waypoint-turn 0`` runs the any mode without its waypoint search
+(``packing.WAYPOINT_TURN``; another whole number is its share). ``--pulls-from 0`` runs
+the push-optimal mode without its backward search in turn
 (``solver.PULLS_FROM``; another count starts it there), the baseline to measure it
 against.
 
@@ -132,12 +134,19 @@ def main(argv=None):
     ap.add_argument("--turns", type=_turns, default=None, metavar="A,B,C,D",
                     help="any mode: the four searches' shares (packing.TURNS) for this run, "
                          "to measure another share against the default")
+    ap.add_argument("--waypoint-turn", type=int, default=None, metavar="W",
+                    help="any mode: the waypoint search's share (packing.WAYPOINT_TURN; 0: "
+                         "left out), to measure it against the default")
     ap.add_argument("--pulls-from", type=int, default=None, metavar="N",
                     help="push-optimal: the backward search joins after N stored states "
                          "(solver.PULLS_FROM; 0: never), to measure it against the default")
     args = ap.parse_args(argv)
     if args.turns is not None:
         packing.TURNS = args.turns
+    if args.waypoint_turn is not None:
+        if args.waypoint_turn < 0:
+            ap.error("--waypoint-turn must be 0 or more")
+        packing.WAYPOINT_TURN = args.waypoint_turn
     if args.pulls_from is not None:
         if args.pulls_from < 0:
             ap.error("--pulls-from must be 0 or more")

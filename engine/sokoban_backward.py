@@ -40,7 +40,8 @@ cell before the pull, the direction of the player's step) and the heap of
 :mod:`levelforge.engine.sokoban`. Counters in ``ctr`` (int64, the slots of
 :mod:`levelforge.engine.sokoban_state`: C_NODES, C_HEAP, C_FILL, C_FILL2, C_GOAL,
 C_EXPANDED, C_STATUS, C_BOXES, C_CAP, C_WEIGHT, C_HALT; ``C_TEPOCH`` holds the used
-prefix of ``table``, ``C_TARGET`` the forward node met, see :func:`backward_run`).
+prefix of ``table``, ``C_TARGET`` the forward node met, see :func:`backward_run`, and
+``C_STAGE`` the one root region kept, see :func:`backward_start`).
 """
 import numpy as np
 from numba import njit
@@ -56,12 +57,15 @@ from .sokoban_match import cells_matching, moved_matching
 from .sokoban_packing import _packed
 from .sokoban_pairs import pair_dead
 from .sokoban_state import (C_BOUND, C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL,
-                            C_HALT, C_HEAP, C_NODES, C_STATUS, C_TARGET, C_TEPOCH, C_WEIGHT,
+                            C_HALT, C_HEAP, C_NODES, C_STAGE, C_STATUS, C_TARGET, C_TEPOCH,
+                            C_WEIGHT,
                             GROW, HALTED, LIMIT, MAX_G, RUNNING, SOLVED, UNREACHABLE,
                             UNSOLVABLE, _T_NODE_MASK)
 
 C_SIZE = C_TEPOCH  # the used prefix of ``table`` (doubles as the search grows)
 C_MEET = C_TARGET  # the forward node a bidirectional search met, -1 before
+C_ROOT = C_STAGE  # set by the caller: 0, or 1 + the normalised player cell of the only
+# solved state to search from (a target's: the player must end in that region)
 
 
 @njit(cache=True, _nrt=False)
@@ -219,7 +223,8 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
                    heap, table, ctr, blk, stamp, queue, wbox, cols, hu, hv, hp, hway, hminv,
                    hused, cells, startm, croot, pkey, pchild, psib, floor, pdb, porder):
     """Store the solved states (boxes on ``goal_cells``, sorted; the player in each
-    region of the free cells that touches a box) as the roots, but none with a pair of
+    region of the free cells that touches a box, or only in the region of
+    ``ctr[C_ROOT] - 1`` when that is set) as the roots, but none with a pair of
     boxes the pull pair table ``pdb`` condemns (see :func:`backward_run`; ``cells`` and
     ``porder`` as there). ``ctr[C_BOXES]``,
     ``[C_CAP]`` and ``[C_WEIGHT]`` are set by the caller (which answers a solved start
@@ -256,6 +261,8 @@ def backward_start(walls, goal_cells, width, pdist, zob, pool, nplayer, nparent,
             continue
         ctr[C_FILL] += 1
         norm = _region_min(blk, width, np.int64(c), stamp, ctr[C_FILL], queue)
+        if ctr[C_ROOT] > 0 and norm != ctr[C_ROOT] - 1:
+            continue
         slot, j, tag = _lookup(pool, nplayer, nbox, table, ctr[C_SIZE] - 1, zob, wbox, norm)
         if j >= 0 or h >= UNREACHABLE:
             continue

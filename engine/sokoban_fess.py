@@ -30,8 +30,8 @@ from numba import njit
 
 from .grid import flood_fill
 from .sokoban_match import child_matching, parent_matching
-from .sokoban import (_child_norm, _entry, _moved, _region_min, _tunnel, _way, place_boxes,
-                      tunnel_room)
+from .sokoban import (_child_norm, _entry, _moved, _region_min, _target_h, _tunnel, _way,
+                      place_boxes, tunnel_room)
 from .sokoban_board import frozen_state, pi_corral
 from .sokoban_corral import corral_deadlock
 from .sokoban_deadlock import push_deadlock
@@ -175,7 +175,7 @@ def fess_start(boxes, nbox, player, cap, walls, goals, dead, dist, zob, width,
         occ[wbox[i]] = 0
         blk[wbox[i]] = 0
     box_columns(wbox, nbox, np.int64(norm), compof, walls.shape[0], hside)
-    h = matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused)
+    h = _target_h(matching_cost(hside, nbox, dist, hu, hv, hp, hway, hminv, hused), norm, ctr)
     for i in range(nbox):
         bad = bad or pair_dead(pdb, wbox, nbox, wbox[i], norm)
     if bad or h >= UNREACHABLE:
@@ -409,8 +409,9 @@ def fess_run(budget, walls, goals, dead, dist, zob, width,
                     found, slot = _lookup(table, mask, tepoch, key, norm, wbox, nbox, nplayer,
                                           nbox_pool)
                     if found < 0 and not pair_dead(pdb, wbox, nbox, e, norm):
-                        h = child_matching(nbox_pool, base, nbox, i, e, norm, compof, n, dist,
-                                           mw, hu, hv, hp, hway, hminv, hused)
+                        h = _target_h(child_matching(nbox_pool, base, nbox, i, e, norm, compof,
+                                                     n, dist, mw, hu, hv, hp, hway, hminv,
+                                                     hused), norm, ctr)
                         if h < UNREACHABLE:
                             if ctr[C_NODES] + extra >= cap:
                                 status = LIMIT
@@ -528,8 +529,8 @@ def _macro(u, npacked, occ, blk, walls, goals, dead, dist, zob, width, nbox, cap
             mi = 0  # the moved box's index among u's boxes
             while nbox_pool[u * nbox + mi] != first:
                 mi += 1
-            h = child_matching(nbox_pool, u * nbox, nbox, mi, last, norm, compof, n, dist,
-                               mw, hu, hv, hp, hway, hminv, hused)
+            h = _target_h(child_matching(nbox_pool, u * nbox, nbox, mi, last, norm, compof, n,
+                                         dist, mw, hu, hv, hp, hway, hminv, hused), norm, ctr)
             if h < UNREACHABLE:
                 if ctr[C_NODES] + length > cap:
                     status = LIMIT

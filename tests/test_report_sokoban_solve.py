@@ -55,3 +55,22 @@ def test_pulls_from_sets_where_the_backward_search_joins(tmp_path, capsys, monke
     with pytest.raises(SystemExit) as stop:
         report_sokoban_solve.main(["--xsb", str(path), "--pulls-from", "-1"])
     assert stop.value.code == 2 and "0 or more" in capsys.readouterr().err
+
+
+def test_waypoint_turn_sets_the_waypoint_searchs_share(tmp_path, capsys, monkeypatch):
+    """``--waypoint-turn 0``: the any mode without its waypoint search (its turns hold
+    the four others only); a negative share is refused."""
+    monkeypatch.setattr(packing, "WAYPOINT_TURN", packing.WAYPOINT_TURN)  # restored after
+    monkeypatch.setattr(packing, "STAGE_NODES", 0)  # no packing stage: the turns run
+    seen = []
+    real = packing.take_turns
+    monkeypatch.setattr(packing, "take_turns",
+                        lambda runs, limit: seen.append(len(runs)) or real(runs, limit))
+    path = tmp_path / "one.xsb"
+    path.write_text(collections.load("microban")[0].to_xsb())
+    report_sokoban_solve.main(["--xsb", str(path), "--mode", "any", "--waypoint-turn", "0"])
+    assert packing.WAYPOINT_TURN == 0 and seen == [4]
+    assert "| one 1, any | 1/1 | 1/1 |" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        report_sokoban_solve.main(["--xsb", str(path), "--waypoint-turn", "-1"])
+    assert stop.value.code == 2 and "0 or more" in capsys.readouterr().err

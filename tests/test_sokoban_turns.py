@@ -1,6 +1,7 @@
 """Searches taking turns (``levelforge.sokoban.turns``): the order of the steps checked
 step by step against the rule, the searches closed, limits and cancels, and the
-any-solution mode's four searches sharing their stored states in ``packing.TURNS``."""
+any-solution mode's five searches sharing their stored states in ``packing.TURNS`` and
+``packing.WAYPOINT_TURN``."""
 import numpy as np
 import pytest
 
@@ -28,9 +29,10 @@ def stand_in(name, grow, steps, status, log, closed):
 
 def watch_searches(monkeypatch, solver, spy):
     """Wrap each of the any mode's searches on ``solver`` as ``spy(name, generator)``,
-    named fess, greedy, cells and weighted."""
-    real_f, real_b, real_w = solver._fess_steps, solver._backward_steps, \
-        solver._weighted_steps
+    named fess, greedy, cells, weighted and waypoint."""
+    real_f, real_b, real_w, real_p = solver._fess_steps, solver._backward_steps, \
+        solver._weighted_steps, solver._waypoint_steps
+    monkeypatch.setattr(solver, "_waypoint_steps", lambda *a: spy("waypoint", real_p(*a)))
     monkeypatch.setattr(solver, "_fess_steps", lambda *a: spy("fess", real_f(*a)))
     monkeypatch.setattr(solver, "_backward_steps",
                         lambda *a, cells=False: spy("cells" if cells else "greedy",
@@ -143,9 +145,10 @@ def test_finished_and_drain():
 def test_the_any_modes_searches_take_turns_by_their_stored_states(monkeypatch):
     """Microban 153 (the hardest for the backward search) with a cap of 8,000 states a
     search and the packing stages cut short: the feature-space search, the two backward
-    searches and weighted A* all run, and each of their steps goes to the one whose stored
-    states over its weight in ``packing.TURNS`` are least (the order of the list on a
-    tie), replayed step by step from what the searches yielded."""
+    searches, weighted A* and the waypoint search all run, and each of their steps goes
+    to the one whose stored states over its weight in ``packing.TURNS`` (the waypoint
+    search's: ``packing.WAYPOINT_TURN``) are least (the order of the list on a tie),
+    replayed step by step from what the searches yielded."""
     solver = Solver()
     log = []
 
@@ -163,9 +166,9 @@ def test_the_any_modes_searches_take_turns_by_their_stored_states(monkeypatch):
     monkeypatch.setattr(packing, "STAGE_NODES", 10)
     level = MICROBAN[152]
     r = solver.solve(level, optimal=False, max_nodes=8_000)
-    names = ("fess", "greedy", "cells", "weighted")
+    names = ("fess", "greedy", "cells", "weighted", "waypoint")
     assert {name for name, _ in log} == set(names)
-    weight = dict(zip(names, packing.TURNS))
+    weight = dict(zip(names, (*packing.TURNS, packing.WAYPOINT_TURN)))
     stored = dict.fromkeys(names, 0)
     live = list(names)
     for name, n in log:
@@ -214,7 +217,7 @@ def test_a_step_is_whole_however_often_the_arrays_grow(monkeypatch):
     watch_searches(monkeypatch, solver, spy)
     level = MICROBAN[152]
     first = solver.solve(level, optimal=False, max_nodes=300_000)
-    assert set(steps) == {"fess", "greedy", "cells", "weighted"}
+    assert set(steps) == {"fess", "greedy", "cells", "weighted", "waypoint"}
     assert steps["fess"] == [fess._BUDGET] * len(steps["fess"])
     assert steps["weighted"] == [solver_module._BUDGET] * len(steps["weighted"])
     assert steps["greedy"] == [backward._BUDGET] * len(steps["greedy"])
@@ -237,7 +240,7 @@ def test_weighted_a_star_in_turns_is_the_last_resorts_search(monkeypatch, index)
     level = MICROBAN[index]
     monkeypatch.setattr(packing, "STAGE_NODES", 0)  # no packing stage
     real = packing.take_turns
-    monkeypatch.setattr(packing, "take_turns", lambda runs, limit: real(runs[3:], limit))
+    monkeypatch.setattr(packing, "take_turns", lambda runs, limit: real(runs[3:4], limit))
     turns = Solver()
     turns.solve(MICROBAN[152], optimal=False, max_nodes=60_000)  # grown workspaces
     mine = turns.solve(level, optimal=False, max_nodes=200_000)
@@ -269,7 +272,7 @@ def test_weighted_a_star_cancelled_while_its_pair_database_is_built(monkeypatch)
     level = MICROBAN[149]
     monkeypatch.setattr(packing, "STAGE_NODES", 0)
     real = packing.take_turns
-    monkeypatch.setattr(packing, "take_turns", lambda runs, limit: real(runs[3:], limit))
+    monkeypatch.setattr(packing, "take_turns", lambda runs, limit: real(runs[3:4], limit))
     solver = Solver()
     assert solver.solve(level, optimal=False, max_nodes=200_000).nodes > 0
     token = Cancel()

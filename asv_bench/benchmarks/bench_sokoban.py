@@ -99,6 +99,56 @@ class BackwardSearch:
         return backward_solve(self.level, 300_000, cells=order == "cells")[2]
 
 
+class WaypointSearch:
+    """The any mode's waypoint search alone on Microban 151 with a backward part cut to
+    200 states (so that it solves by way of a waypoint: about 4,600 stored states in all)
+    and no clock, and its choice of waypoints among 300,000 greedy backward states of
+    Microban 153 (which that search does not solve within them); the XSokoban runs:
+    report_sokoban_solve.py --waypoint-turn."""
+
+    def setup(self):
+        import numpy as np
+        from levelforge.cancel import Limit
+        from levelforge.engine import sokoban_state as _s
+        from levelforge.sokoban import waypoint
+        from levelforge.sokoban.backward import WEIGHT, _pull_search
+        from levelforge.sokoban.turns import drain
+        self.waypoint, self.drain, self.Limit = waypoint, drain, Limit
+        self.kept = waypoint.PULLS
+        waypoint.PULLS = 200
+        warm_up_backward()
+        waypoint.warm_up()
+        self.level = collections.load("microban")[150]
+        self.solver = Solver(1_000_000)
+        self.prepared = self.solver._prepare(self.level, 1_000_000, Limit(None), False)
+        big = collections.load("microban")[152]
+        board, boxes, player, _ = Solver()._prepare(big, 300_000, Limit(None), False)
+        walls, goals, width = board[0], board[1], board[5]
+        _, self.a, ctr = drain(_pull_search(walls, np.flatnonzero(goals).astype(np.int32),
+                                            boxes, player, width, 300_000, Limit(None),
+                                            WEIGHT, None, None, False, None))
+        self.choice = (int(ctr[_s.C_NODES]), boxes.shape[0], walls, width, boxes)
+
+    def teardown(self):
+        self.waypoint.PULLS = self.kept
+
+    def _search(self):
+        board, boxes, player, _ = self.prepared
+        return self.drain(self.waypoint.waypoint_steps(Solver(1_000_000), self.level, board,
+                                                       boxes, player, 1_000_000,
+                                                       self.Limit(None)))
+
+    def time_waypoint_search(self):
+        self._search()
+
+    def track_nodes(self):
+        return self._search()[2]
+
+    def time_choice(self):
+        nodes, nbox, walls, width, boxes = self.choice
+        self.waypoint.waypoints(self.a.pool, nodes, nbox, walls, width, boxes)
+
+
 class PushOptimalBothWays:
     """Push-optimal solves of Microban 144, whose backward bound reaches the optimum
     long before the forward one, with the backward search in turn (the default) and

@@ -197,7 +197,7 @@ def backward_search(walls, goal_cells, box_cells, player, width, max_nodes, limi
 
 
 def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit,
-                   weight=WEIGHT, zob=None, forward=None, cells=False, order=None):
+                   weight=WEIGHT, zob=None, forward=None, cells=False, order=None, root=None):
     """The backward search (:mod:`levelforge.engine.sokoban_backward`) on a prepared
     board (``walls`` closed around the player's area, the goal and box cells inside it,
     int32), with at most ``max_nodes`` stored states until ``limit`` (a
@@ -239,7 +239,7 @@ def backward_steps(walls, goal_cells, box_cells, player, width, max_nodes, limit
         return "solved", [], 0, 0, -1
     status, a, ctr = yield from _pull_search(walls, goal_cells, box_cells, player, width,
                                              max_nodes, limit, weight, zob, forward, cells,
-                                             order)
+                                             order, root=root)
     outcome = _outcome(status, a, ctr, width, limit)
     return (*outcome, int(ctr[_bk.C_MEET]) if outcome[1] is not None else -1)
 
@@ -284,7 +284,7 @@ def _outcome(status, a, ctr, width, limit):
 
 
 def _pull_search(walls, goal_cells, box_cells, player, width, max_nodes, limit, weight, zob,
-                 forward, cells, order, ctr=None):
+                 forward, cells, order, ctr=None, root=None):
     """The search of :func:`backward_steps` (its arguments; ``ctr`` its counters, new
     ones for None) as a generator returning ``(status code, node arrays, counters)``."""
     nbox, n = box_cells.shape[0], walls.shape[0]
@@ -298,6 +298,7 @@ def _pull_search(walls, goal_cells, box_cells, player, width, max_nodes, limit, 
     if ctr is None:
         ctr = np.zeros(_s.N_COUNTERS, np.int64)
     ctr[_s.C_BOXES], ctr[_s.C_CAP], ctr[_s.C_WEIGHT] = nbox, max_nodes, weight
+    ctr[_bk.C_ROOT] = 0 if root is None else root + 1
     a.startm[box_cells] = 1
     floor = np.flatnonzero(walls == 0).astype(np.int32)
     a.blk[:] = walls

@@ -1,8 +1,8 @@
 """The search for any solution (``solve(level, optimal=False)``), a portfolio: goals
 packed in a planned order one stage at a time, then the feature-space search
 (:mod:`levelforge.sokoban.fess`), two backward searches over pulls
-(:mod:`levelforge.sokoban.backward`) and weighted A* in turn, then A* over the whole
-level.
+(:mod:`levelforge.sokoban.backward`), weighted A* and the waypoint search
+(:mod:`levelforge.sokoban.waypoint`) in turn, then A* over the whole level.
 
 Levels built around a goal room jam when a box fills a goal near the room's entrance
 before the goals behind it; strong solvers (Festival's packing order, YASS's goal-room
@@ -20,14 +20,15 @@ When a stage fails, four whole-level searches take turns from the start
 proportion :data:`TURNS`: the feature-space search, two backward searches over pulls
 (:mod:`levelforge.sokoban.backward`), greedy and over feature cells, and weighted A* on
 ``g + ANY_WEIGHT * (h + a penalty per goal not packed in plan order)``, pruning pair
-deadlocks. Played
+deadlocks; and with them, at :data:`WAYPOINT_TURN`, the waypoint search, which runs
+those four towards a state a backward search of its own reached from the goals. Played
 backwards, the boxes leave the goal rooms instead of packing them, so they solve levels
 whose goal rooms stall the forward searches, and they stop where they meet a state the
 feature-space search stored. Weighted A* solves small levels whose boxes must make
 room for one another, where the feature-space search's plan wanders (Microban III 46:
 108,000 states against more than 3M without it). Taking turns, none of them waits for
 another: a level one of them solves in ``t`` seconds alone is solved within about ``t``
-over its share of the time, at any limit. Only if all four stop at their node caps or
+over its share of the time, at any limit. Only if all of them stop at their node caps or
 the backward searches run out of states (not at the time limit or a cancel) does the
 push-optimal A* get the time left (a solution it finds is marked optimal).
 
@@ -65,6 +66,9 @@ weighted A* takes turns). The greedy backward search solves its levels early (XS
 ones late (XSokoban 14, 16, 87, 29, 85 with 1.7M-5.7M), so since 2026-12-05 the greedy
 one gives a share to the one over cells (4 : 2 : 2 : 1 before; see "The backward
 search over cells gets a third" there)."""
+WAYPOINT_TURN = 2
+"""Weight of the waypoint search (:mod:`levelforge.sokoban.waypoint`) in the turns of
+:data:`TURNS`, after those four; 0 leaves it out."""
 
 _STEPS = {"u": (0, -1), "l": (-1, 0), "r": (1, 0), "d": (0, 1)}
 
@@ -134,8 +138,24 @@ def _share(limit, part):
     return limit.until(now + int((limit.deadline - now) * part))
 
 
+def whole_level_runs(fess, backward, weighted, board, box_cells, player, cap, limit, plan,
+                     waypoint=None):
+    """The whole-level searches of :func:`solve_any` as ``(generator, weight)`` pairs for
+    :func:`levelforge.sokoban.turns.take_turns` (its arguments; ``plan`` the packing
+    plan weighted A* penalises), in :data:`TURNS`' order, then ``waypoint``'s search
+    (:mod:`levelforge.sokoban.waypoint`) with :data:`WAYPOINT_TURN` when it is given and
+    that weight is not 0."""
+    runs = [(fess(board, box_cells, player, cap, limit), TURNS[0]),
+            (backward(board, box_cells, player, cap, limit), TURNS[1]),
+            (backward(board, box_cells, player, cap, limit, cells=True), TURNS[2]),
+            (weighted(board, box_cells, player, cap, limit, ANY_WEIGHT, plan), TURNS[3])]
+    if waypoint is not None and WAYPOINT_TURN > 0:
+        runs.append((waypoint(board, box_cells, player, cap, limit), WAYPOINT_TURN))
+    return runs
+
+
 def solve_any(search, fess, backward, weighted, ctr, board, box_cells, player, cap, limit,
-              symtab, stages=True):
+              symtab, stages=True, waypoint=None):
     """Packing stages, then the whole-level searches (see the module docstring), each
     stopped by ``limit`` (a :class:`levelforge.cancel.Limit`; then the status is
     ``limit`` or ``cancelled``). ``search(board, boxes, player, cap, weight, plan, symtab,
@@ -144,7 +164,9 @@ def solve_any(search, fess, backward, weighted, ctr, board, box_cells, player, c
     feature-space search as a generator (:meth:`Solver._fess_steps`, see
     :mod:`levelforge.sokoban.turns`), ``backward`` (the same arguments and ``cells``)
     the backward search (:meth:`Solver._backward_steps`) and ``weighted`` (the same
-    arguments, ``weight`` and ``plan``) weighted A* (:meth:`Solver._weighted_steps`).
+    arguments, ``weight`` and ``plan``) weighted A* (:meth:`Solver._weighted_steps`);
+    ``waypoint`` (the arguments of ``fess``), when given, the waypoint search
+    (:meth:`Solver._waypoint_steps`).
     Returns ``(status, solution, nodes, expanded, optimal)``, ``optimal`` True when the last
     resort, A*, found the solution. ``unsolvable`` only comes from a whole-level
     search, which drops no state a solution needs; a failed stage proves nothing.
@@ -179,12 +201,12 @@ def solve_any(search, fess, backward, weighted, ctr, board, box_cells, player, c
     # the feature-space search, the two backward searches and weighted A* in turn
     # (stages=False: the feature-space search to its end first, then the greedy
     # backward search alone)
-    runs = [(fess(board, box_cells, player, cap, limit), TURNS[0]),
-            (backward(board, box_cells, player, cap, limit), TURNS[1])]
     if stages:
-        runs.append((backward(board, box_cells, player, cap, limit, cells=True), TURNS[2]))
-        runs.append((weighted(board, box_cells, player, cap, limit, ANY_WEIGHT, plan),
-                     TURNS[3]))
+        runs = whole_level_runs(fess, backward, weighted, board, box_cells, player, cap,
+                                limit, plan, waypoint)
+    else:
+        runs = [(fess(board, box_cells, player, cap, limit), TURNS[0]),
+                (backward(board, box_cells, player, cap, limit), TURNS[1])]
     for turns in [runs] if stages else [[run] for run in runs]:
         status, solution, n, e = take_turns(turns, limit)
         nodes += n

@@ -30,9 +30,9 @@ from ..timing import ms_since, now_ns
 from .level import Level
 from .fess import FessWorkspace, fess_steps, pair_deadlocks
 from .optimizer import WINDOW_NODES, _Board, shorten
-from .packing import solve_any
+from .packing import packing_plan, solve_any, whole_level_runs
 from .replay import replay
-from .turns import drain, take_turns, whole_steps
+from .turns import drain, take_turns, turn_steps, whole_steps
 from . import pairs as _pairs
 
 SOLVED = "solved"
@@ -495,6 +495,8 @@ class Solver:
         self._level = None  # the level an any-solution solve runs on (its moves are read on it)
         self._forward_done = False  # the feature-space search ran: its table is there to meet
         self._paused = 0  # ns of this solve spent loading kernels (not the call's time)
+        self._child = None  # the waypoint search's solver (made on its first use)
+        self._waypoint = True  # the any mode's turns include the waypoint search
 
     def warm_up(self) -> Solver:
         """Compile (or load from the cache) the kernels by solving a tiny level, and
@@ -533,58 +535,23 @@ class Solver:
             raise ConfigError(f"the solver handles at most {MAX_BOXES} boxes; "
                               f"the level has {len(level.boxes)}")
         optimal = bool(optimal)
-        walls, goals, boxes, player = level.arrays()
-        width = level.width
-        ws = self.workspace.ensure(walls.shape[0], len(level.boxes), min(cap, _FIRST_NODES))
-        inside = _player_area(walls, width, player, ws)
-        walls[~inside] = 1
-        # boxes and goals the player can never reach: a box parked on its goal is a
-        # wall; any other is a proof of unsolvability
-        sealed_box = (boxes == 1) & ~inside
-        sealed_goal = (goals == 1) & ~inside
-        if np.any(sealed_box != sealed_goal):
-            return SolveResult(UNSOLVABLE, None, None, None, 0, 0, ms_since(start), optimal)
-        goals[sealed_goal] = 0
-        boxes[sealed_box] = 0
-        box_cells = np.flatnonzero(boxes).astype(np.int32)
-        goal_cells = np.flatnonzero(goals).astype(np.int32)
-        nbox = box_cells.shape[0]
-        if nbox == 0:
-            return SolveResult(SOLVED, 0, 0, "", 1, 0, ms_since(start), True)
-        n = walls.shape[0]
-        dist = ws.distbuf[:4 * nbox * n].reshape(nbox, 4 * n)  # C-contiguous, no copy
-        dead = ws.dead[:n]
-        with limit.watch(ws.ctr, _s.C_HALT):  # 0.1 s on a 64x64 board: stopped too
-            _b.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab,
-                              ws.compof, ws.ctr)
-        if limit.reason() is not None:
-            return SolveResult(limit.reason(), None, None, None, 0, 0, ms_since(start),
-                               optimal)
-        self._tun = tunnel_cells(walls, goals, width, ws.sides)  # push_distances' comp
-        board = (walls, goals, dead, dist, ws.zob, width)
-        symtab = None if self._target is not None else board_symmetries(walls, goals, width,
-                                                                         level.height)
-        if symtab is not None and not _SYMMETRIC_LOADED:  # outside the timing too
-            start += _untimed(_load_symmetric_kernels, limit)
-        if not optimal and not _ANY_LOADED:  # the same for the any-solution searches
-            start += _untimed(_load_any_kernels, limit)
-        ws.ctr[_s.C_STAGE] = 0
-        self._pair_board = (walls, dead, goal_cells, width, nbox, dist, ws.compof) \
-            if optimal else None
-        ws.ctr[_s.C_TARGET] = 0 if self._target is None else self._target + 1
-        self._pdb = None
-        ws.ctr[_s.C_BOUND] = 0  # raised by the push-optimal searches of this solve
-        ws.ctr[_s.C_UPPER] = 0  # set by _optimal when it has an incumbent solution
+        prepared = self._prepare(level, cap, limit, optimal)
+        if isinstance(prepared, str):  # nothing to search: decided, or stopped
+            if prepared == SOLVED:
+                return SolveResult(SOLVED, 0, 0, "", 1, 0, ms_since(start), True)
+            return SolveResult(prepared, None, None, None, 0, 0, ms_since(start), optimal)
+        board, box_cells, player, symtab = prepared
+        start += self._paused  # loading kernels is not the call's time
         self._paused = 0
-        self._level = level  # the searches over pulls read their solutions back on it
+        ws = self.workspace
         if optimal:
             found = self._optimal(level, board, box_cells, player, cap, symtab, limit)
             start += self._paused  # loading the any-solution kernels is not the call's
         else:
-            self._forward_done = False  # the feature-space search's table is not there yet
             found = solve_any(self._search, self._fess_steps, self._backward_steps,
                               self._weighted_steps, ws.ctr, board, box_cells, player, cap,
-                              limit, symtab, self._stages)
+                              limit, symtab, self._stages,
+                              self._waypoint_steps if self._waypoint else None)
         status, solution, nodes, expanded, proved = found
         bound = int(ws.ctr[_s.C_BOUND]) if optimal and status != UNSOLVABLE else 0
         if solution is None:
@@ -600,6 +567,59 @@ class Solver:
         if optimize and not result.optimal:
             result = self._optimize(level, result, limit, start)
         return result
+
+    def _prepare(self, level, cap, limit, optimal):
+        """Set this solver up to search ``level`` (``cap`` stored states, ``limit`` a
+        :class:`Limit`): the prepared ``(board, box_cells, player, symtab)``, or a status
+        when there is nothing to search (``solved``: no box the player reaches is off its
+        goal; ``unsolvable``: a box or goal out of the player's reach, unpaired) or the
+        limit stopped the preparation. Kernels loaded on the way add their time to
+        ``self._paused``."""
+        walls, goals, boxes, player = level.arrays()
+        width = level.width
+        ws = self.workspace.ensure(walls.shape[0], len(level.boxes), min(cap, _FIRST_NODES))
+        inside = _player_area(walls, width, player, ws)
+        walls[~inside] = 1
+        # boxes and goals the player can never reach: a box parked on its goal is a
+        # wall; any other is a proof of unsolvability
+        sealed_box = (boxes == 1) & ~inside
+        sealed_goal = (goals == 1) & ~inside
+        if np.any(sealed_box != sealed_goal):
+            return UNSOLVABLE
+        goals[sealed_goal] = 0
+        boxes[sealed_box] = 0
+        box_cells = np.flatnonzero(boxes).astype(np.int32)
+        goal_cells = np.flatnonzero(goals).astype(np.int32)
+        nbox = box_cells.shape[0]
+        if nbox == 0:
+            return SOLVED
+        n = walls.shape[0]
+        dist = ws.distbuf[:4 * nbox * n].reshape(nbox, 4 * n)  # C-contiguous, no copy
+        dead = ws.dead[:n]
+        with limit.watch(ws.ctr, _s.C_HALT):  # 0.1 s on a 64x64 board: stopped too
+            _b.push_distances(walls, goal_cells, width, dist, dead, ws.sides, ws.lab,
+                              ws.compof, ws.ctr)
+        if limit.reason() is not None:
+            return limit.reason()
+        self._tun = tunnel_cells(walls, goals, width, ws.sides)  # push_distances' comp
+        board = (walls, goals, dead, dist, ws.zob, width)
+        symtab = None if self._target is not None else board_symmetries(walls, goals, width,
+                                                                         level.height)
+        self._paused = 0
+        if symtab is not None and not _SYMMETRIC_LOADED:  # outside the timing too
+            self._paused += _untimed(_load_symmetric_kernels, limit)
+        if not optimal and not _ANY_LOADED:  # the same for the any-solution searches
+            self._paused += _untimed(_load_any_kernels, limit)
+        ws.ctr[_s.C_STAGE] = 0
+        self._pair_board = (walls, dead, goal_cells, width, nbox, dist, ws.compof) \
+            if optimal else None
+        ws.ctr[_s.C_TARGET] = 0 if self._target is None else self._target + 1
+        self._pdb = None
+        ws.ctr[_s.C_BOUND] = 0  # raised by the push-optimal searches of this solve
+        ws.ctr[_s.C_UPPER] = 0  # set by _optimal when it has an incumbent solution
+        self._level = level  # the searches over pulls read their solutions back on it
+        self._forward_done = False  # the feature-space search's table is not there yet
+        return board, box_cells, player, symtab
 
     def _optimize(self, level, found, limit, start):
         """Shorten the solution of ``found`` until ``limit`` (a :class:`Limit`) stops it
@@ -841,6 +861,29 @@ class Solver:
             return _status(status, limit), None, nodes, expanded
         return SOLVED, self._solution(walls, width, ws=ws), nodes, expanded
 
+    def _waypoint_steps(self, board, box_cells, player, cap, limit):
+        """The waypoint search (:mod:`levelforge.sokoban.waypoint`) as a generator like
+        :meth:`_fess_steps`; its forward searches run on a solver of their own."""
+        from .waypoint import waypoint_steps  # as in _backward_steps: only in the any mode
+        if self._child is None:
+            self._child = Solver(self.max_nodes)
+        return (yield from waypoint_steps(self._child, self._level, board, box_cells, player,
+                                          cap, limit))
+
+    def _any_steps(self, level, cap, limit):
+        """The any mode's four whole-level searches on ``level`` in turn
+        (:func:`levelforge.sokoban.packing.whole_level_runs`; no packing stages, no
+        waypoint search) as one generator like :meth:`_fess_steps`: a waypoint search's
+        way forwards."""
+        prepared = self._prepare(level, cap, limit, False)
+        if isinstance(prepared, str):
+            return prepared, "" if prepared == SOLVED else None, 0, 0
+        board, box_cells, player, _ = prepared
+        plan = packing_plan(board[0], board[1], board[5])
+        runs = whole_level_runs(self._fess_steps, self._backward_steps, self._weighted_steps,
+                                board, box_cells, player, cap, limit, plan)
+        return (yield from turn_steps(runs, limit))
+
     def _forward_order(self, cells):
         """The packing order of this solve's feature-space search, for the backward search
         over cells (``cells``) to key its cells by; None for the greedy one, and before
@@ -867,7 +910,8 @@ class Solver:
                     int(ws.ctr[_s.C_NODES]))
         status, pushes, nodes, expanded, meet = yield from backward_steps(
             walls, np.flatnonzero(goals).astype(np.int32), box_cells, player, width, cap, limit,
-            zob=ws.zob, forward=forward, cells=cells, order=self._forward_order(cells))
+            zob=ws.zob, forward=forward, cells=cells, order=self._forward_order(cells),
+            root=self._target)
         if pushes is None:
             return status, None, nodes, expanded
         board_ = _Board(self._level)
@@ -950,6 +994,8 @@ def _load_any_kernels():
     from ..engine.sokoban_fess import expansion_room
     expansion_room(1, 16)  # called from Python when the feature-space search grows
     _load_pull_kernels()  # and the backward search
+    from .waypoint import warm_up
+    warm_up()  # and the waypoint search's choice
 
 
 def _load_pull_kernels():

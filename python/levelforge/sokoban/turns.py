@@ -82,15 +82,23 @@ def take_turns(runs, limit, main=None):
     of all of them. Searches still suspended are closed. ``main``: the index in ``runs``
     of a search whose end, however it ends, ends the turns with its status (the others
     only help it)."""
+    return drain(turn_steps(runs, limit, main))
+
+
+def turn_steps(runs, limit, main=None):
+    """:func:`take_turns` as a search itself (a generator yielding the stored and
+    expanded states of all its searches after each step), so that searches in turn can
+    take turns with others."""
     live = [[gen, weight, 0, 0] for gen, weight in runs]
     main = None if main is None else live[main]
-    nodes = expanded = 0
+    nodes = expanded = 0  # of the searches that ended
     status, solution = "limit", None  # every search ended without a solution
     try:
         while live and limit.reason() is None:
             run = min(live, key=lambda r: r[2] / (r[1]() if callable(r[1]) else r[1]))
             try:
                 run[2], run[3] = next(run[0])
+                yield nodes + sum(r[2] for r in live), expanded + sum(r[3] for r in live)
                 continue
             except StopIteration as done:
                 found, got, n, e = done.value
