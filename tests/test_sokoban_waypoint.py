@@ -68,8 +68,9 @@ def test_open_scores_match_plain_counts(seed):
     n = walls.shape[0]
     out = np.zeros((nodes, 2), np.int64)
     blk = walls.copy()
-    _wp.open_scores(pool, nodes, nbox, walls, floor, width, blk, np.zeros(n, np.int64),
-                    np.zeros(n, np.int32), out)
+    assert _wp.open_scores(pool, nodes, nbox, walls, floor, width, blk,
+                           np.zeros(n, np.int64), np.zeros(n, np.int32), out,
+                           np.zeros(1, np.int64)) == nodes
     assert np.array_equal(blk, walls)  # the work array is given back as it came
     for j in range(nodes):
         boxes = {int(c) for c in pool[j * nbox:(j + 1) * nbox]}
@@ -89,14 +90,52 @@ def test_walk_costs_are_the_least_over_every_assignment(seed):
     pool = pool.astype(np.int16)
     cand = np.array([4, 0, 5, 2], np.int64)
     out = np.zeros(cand.shape[0], np.int64)
-    _wp.walk_costs(pool, cand, nbox, wd, np.zeros((nbox, nbox), np.int64),
-                   np.zeros(nbox, np.int64), *[np.zeros(nbox + 1, np.int64) for _ in range(6)],
-                   out)
+    assert _wp.walk_costs(pool, cand, nbox, wd, np.zeros((nbox, nbox), np.int64),
+                          np.zeros(nbox, np.int64),
+                          *[np.zeros(nbox + 1, np.int64) for _ in range(6)], out,
+                          np.zeros(1, np.int64)) == cand.shape[0]
     for k, j in enumerate(cand):
         cells_j = pool[j * nbox:(j + 1) * nbox]
         best = min(sum(wd[i, cells_j[p[i]]] for i in range(nbox))
                    for p in itertools.permutations(range(nbox)))
         assert out[k] == best
+
+
+def test_the_scoring_stops_when_halted():
+    """A set halt flag (a time limit's watchdog) stops both kernels at their next look
+    (the first state here): they return how many states they finished."""
+    walls = np.ones(16, np.uint8)
+    walls[5:7] = 0
+    pool = np.array([5, 6, 5], np.int16)
+    halt = np.ones(1, np.int64)
+    out = np.zeros((3, 2), np.int64)
+    assert _wp.open_scores(pool, 3, 1, walls, np.array([5, 6], np.int32), 4, walls.copy(),
+                           np.zeros(16, np.int64), np.zeros(16, np.int32), out, halt) == 0
+    cost = np.zeros(3, np.int64)
+    assert _wp.walk_costs(pool, np.arange(3), 1, np.zeros((1, 16), np.int64),
+                          np.zeros((1, 1), np.int64), np.zeros(1, np.int64),
+                          *[np.zeros(2, np.int64) for _ in range(6)], cost, halt) == 0
+
+
+def test_a_stopped_solve_stops_in_the_choice_of_waypoints(monkeypatch):
+    """A cancel that comes while the waypoints are chosen (the scoring is the longest
+    single step of the search on large boards) ends the search ``cancelled`` without a
+    forward search."""
+    from levelforge.cancel import Cancel
+    token = Cancel()
+    real = wp.waypoints
+
+    def cancelled_choice(*args):
+        token.cancel()
+        return real(*args)
+    monkeypatch.setattr(wp, "waypoints", cancelled_choice)
+    monkeypatch.setattr(wp, "PULLS", 200)
+    level = MICROBAN[150]
+    solver, board, boxes, player = prepared(level)
+    child = Solver(1_000_000)
+    status, solution, nodes, _ = drain(wp.waypoint_steps(child, level, board, boxes, player,
+                                                         1_000_000, Limit(None, token)))
+    assert (status, solution) == ("cancelled", None) and nodes <= 200
 
 
 def prepared(level, cap=1_000_000):

@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import sokoban_waypoint as _wp
+from ..cancel import Limit
 from ..engine.grid import bfs_distance
 from .backward import WEIGHT, _outcome, _pull_search
 from .optimizer import _Board
@@ -53,30 +54,36 @@ NODES = 250_000
 """Stored states of each of the four searches towards one waypoint."""
 
 
-def waypoints(pool, nodes, nbox, walls, width, box_cells):
+def waypoints(pool, nodes, nbox, walls, width, box_cells, limit=None):
     """Indices of the first ``nodes`` states of ``pool`` (a backward search's boxes,
     ``nbox`` per state) to search towards, best first (see the module docstring):
-    within :data:`MOST_AREAS` areas, the :data:`CANDIDATES` with the fewest boxes no
-    pull moves, by the least total walk from ``box_cells`` (the start's boxes) to
-    their cells."""
+    within :data:`MOST_AREAS` areas, the :data:`CANDIDATES` with the fewest unpullable
+    boxes (the earliest stored first), by the least total walk from ``box_cells`` (the
+    start's boxes) to their cells. ``limit`` (a :class:`levelforge.cancel.Limit`) stops
+    the scoring (on the largest boards it takes seconds); then none are returned."""
     n = walls.shape[0]
-    floor = np.flatnonzero(walls == 0).astype(np.int32)
-    scores = np.zeros((nodes, 2), np.int64)
-    _wp.open_scores(pool, nodes, nbox, walls, floor, width, walls.copy(),
-                    np.zeros(n, np.int64), np.zeros(n, np.int32), scores)
-    cand = np.flatnonzero(scores[:, 0] <= MOST_AREAS)
-    cand = cand[np.argsort(scores[cand, 1], kind="stable")][:CANDIDATES].astype(np.int64)
-    wd = np.zeros((nbox, n), np.int64)
-    dist = np.zeros(n, np.int32)
-    pad = np.zeros((n // width + 2) * (width + 2), np.int32)
-    queue = np.zeros(pad.shape[0], np.int32)
-    for i in range(nbox):
-        bfs_distance(walls, width, int(box_cells[i]), dist, pad, queue)
-        wd[i] = dist  # every floor cell is reached: the board is the player's area
-    work = [np.zeros(nbox + 1, np.int64) for _ in range(6)]
-    cost = np.zeros(cand.shape[0], np.int64)
-    _wp.walk_costs(pool, cand, nbox, wd, np.zeros((nbox, nbox), np.int64),
-                   np.zeros(nbox, np.int64), *work, cost)
+    halt = np.zeros(1, np.int64)
+    with (limit or Limit(None)).watch(halt, 0):
+        floor = np.flatnonzero(walls == 0).astype(np.int32)
+        scores = np.zeros((nodes, 2), np.int64)
+        if _wp.open_scores(pool, nodes, nbox, walls, floor, width, walls.copy(),
+                           np.zeros(n, np.int64), np.zeros(n, np.int32), scores,
+                           halt) < nodes:
+            return np.zeros(0, np.int64)
+        cand = np.flatnonzero(scores[:, 0] <= MOST_AREAS)
+        cand = cand[np.argsort(scores[cand, 1], kind="stable")][:CANDIDATES].astype(np.int64)
+        wd = np.zeros((nbox, n), np.int64)
+        dist = np.zeros(n, np.int32)
+        pad = np.zeros((n // width + 2) * (width + 2), np.int32)
+        queue = np.zeros(pad.shape[0], np.int32)
+        for i in range(nbox):
+            bfs_distance(walls, width, int(box_cells[i]), dist, pad, queue)
+            wd[i] = dist  # every floor cell is reached: the board is the player's area
+        work = [np.zeros(nbox + 1, np.int64) for _ in range(6)]
+        cost = np.zeros(cand.shape[0], np.int64)
+        if _wp.walk_costs(pool, cand, nbox, wd, np.zeros((nbox, nbox), np.int64),
+                          np.zeros(nbox, np.int64), *work, cost, halt) < cand.shape[0]:
+            return np.zeros(0, np.int64)
     return cand[np.argsort(cost, kind="stable")]
 
 
@@ -100,7 +107,7 @@ def waypoint_steps(child, level, board, box_cells, player, cap, limit):
         return limit.reason(), None, nodes, expanded
     sealed = {(c % width, c // width) for c in np.flatnonzero(walls)} & level.goals
     tried = set()
-    for j in waypoints(a.pool, nodes, nbox, walls, width, box_cells):
+    for j in waypoints(a.pool, nodes, nbox, walls, width, box_cells, limit):
         cells = a.pool[j * nbox:(j + 1) * nbox]
         key = frozenset(int(c) for c in cells)
         if key in tried:
@@ -123,7 +130,7 @@ def waypoint_steps(child, level, board, box_cells, player, cap, limit):
             return limit.reason(), None, nodes, expanded
         if status == "solved":
             return "solved", _join(level, way, a, int(j), key, width), nodes, expanded
-    return "limit", None, nodes, expanded
+    return limit.reason() or "limit", None, nodes, expanded
 
 
 def _offset(steps, nodes, expanded):
