@@ -273,14 +273,19 @@ def _outcome(status, a, ctr, width, limit):
         return limit.reason() or "limit", None, nodes, expanded
     if status != _s.SOLVED:
         return _STATUS[status], None, nodes, expanded
+    return "solved", undone(a, int(ctr[_s.C_GOAL]), width), nodes, expanded
+
+
+def undone(a, j, width):
+    """The pushes, in order, that undo the pulls which led a backward search (arrays
+    ``a``) to its stored state ``j``: from that state to the solved one."""
     steps = (-width, -1, 1, width)
     pushes = []
-    j = int(ctr[_s.C_GOAL])
-    while a.nparent[j] >= 0:  # each pull undone is a push, in order from the start
+    while a.nparent[j] >= 0:  # each pull undone is a push, in order from state j
         b, d = divmod(int(a.nmove[j]), 4)
         pushes.append((b + steps[d], 3 - d))
         j = int(a.nparent[j])
-    return "solved", pushes, nodes, expanded
+    return pushes
 
 
 def _pull_search(walls, goal_cells, box_cells, player, width, max_nodes, limit, weight, zob,

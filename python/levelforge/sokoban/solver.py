@@ -496,7 +496,6 @@ class Solver:
         self._forward_done = False  # the feature-space search ran: its table is there to meet
         self._paused = 0  # ns of this solve spent loading kernels (not the call's time)
         self._child = None  # the waypoint search's solver (made on its first use)
-        self._waypoint = True  # the any mode's turns include the waypoint search
 
     def warm_up(self) -> Solver:
         """Compile (or load from the cache) the kernels by solving a tiny level, and
@@ -550,8 +549,7 @@ class Solver:
         else:
             found = solve_any(self._search, self._fess_steps, self._backward_steps,
                               self._weighted_steps, ws.ctr, board, box_cells, player, cap,
-                              limit, symtab, self._stages,
-                              self._waypoint_steps if self._waypoint else None)
+                              limit, symtab, self._stages, self._waypoint_steps)
         status, solution, nodes, expanded, proved = found
         bound = int(ws.ctr[_s.C_BOUND]) if optimal and status != UNSOLVABLE else 0
         if solution is None:

@@ -37,7 +37,7 @@ import numpy as np
 from ..engine import sokoban_waypoint as _wp
 from ..cancel import Limit
 from ..engine.grid import bfs_distance
-from .backward import WEIGHT, _outcome, _pull_search
+from .backward import WEIGHT, _outcome, _pull_search, undone
 from .optimizer import _Board
 from .replay import replay
 
@@ -129,34 +129,29 @@ def waypoint_steps(child, level, board, box_cells, player, cap, limit):
         if limit.reason() is not None:
             return limit.reason(), None, nodes, expanded
         if status == "solved":
-            return "solved", _join(level, way, a, int(j), key, width), nodes, expanded
+            return "solved", _join(level, way, a, int(j), width), nodes, expanded
     return limit.reason() or "limit", None, nodes, expanded
 
 
 def _offset(steps, nodes, expanded):
     """``steps`` (a search's generator) with ``nodes`` and ``expanded`` added to what it
-    yields; returns what it returns."""
-    while True:
-        try:
-            n, e = next(steps)
-        except StopIteration as done:
-            return done.value
-        yield nodes + n, expanded + e
+    yields; returns what it returns (closed with it)."""
+    try:
+        while True:
+            try:
+                n, e = next(steps)
+            except StopIteration as done:
+                return done.value
+            yield nodes + n, expanded + e
+    finally:
+        steps.close()
 
 
-def _join(level, way, a, j, key, width):
+def _join(level, way, a, j, width):
     """The LURD solution of ``level`` that plays ``way`` (which brings the boxes onto
-    the cells ``key`` of stored backward state ``j``, arrays ``a``, with the player in
-    its area) and then undoes the pulls that led to state ``j``."""
-    mid = replay(level, way)
-    board = _Board(mid)
-    steps = (-width, -1, 1, width)
-    pushes = []
-    while a.nparent[j] >= 0:  # each pull undone is a push, in order from the waypoint
-        b, d = divmod(int(a.nmove[j]), 4)
-        pushes.append((b + steps[d], 3 - d))
-        j = int(a.nparent[j])
-    return way + board.moves(pushes)
+    the cells of stored backward state ``j``, arrays ``a``, with the player in its
+    area) and then undoes the pulls that led to state ``j``."""
+    return way + _Board(replay(level, way)).moves(undone(a, j, width))
 
 
 def warm_up():
