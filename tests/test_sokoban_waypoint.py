@@ -202,11 +202,10 @@ def test_the_four_searches_keep_to_the_target_area():
     (``Solver._any_steps``) push the box through the gap, walk round and push it back:
     the player ends on the right; without it, pushed in from the left, it ends there."""
     solver = Solver(100_000)
-    solver._target = right_of_the_wall()
-    status, solution, _, _ = drain(solver._any_steps(GAP, 100_000, Limit(None)))
+    status, solution, _, _ = drain(solver._any_steps(GAP, 100_000, Limit(None),
+                                                     right_of_the_wall()))
     after = replay(GAP, solution)
     assert status == "solved" and after.is_solved and after.player[0] > 4
-    solver._target = None
     status, solution, _, _ = drain(solver._any_steps(GAP, 100_000, Limit(None)))
     assert status == "solved" and replay(GAP, solution).player[0] < 4
 

@@ -868,19 +868,25 @@ class Solver:
         return (yield from waypoint_steps(self._child, self._level, board, box_cells, player,
                                           cap, limit))
 
-    def _any_steps(self, level, cap, limit):
+    def _any_steps(self, level, cap, limit, target=None):
         """The any mode's four whole-level searches on ``level`` in turn
         (:func:`levelforge.sokoban.packing.whole_level_runs`; no packing stages, no
         waypoint search) as one generator like :meth:`_fess_steps`: a waypoint search's
-        way forwards."""
-        prepared = self._prepare(level, cap, limit, False)
-        if isinstance(prepared, str):
-            return prepared, "" if prepared == SOLVED else None, 0, 0
-        board, box_cells, player, _ = prepared
-        plan = packing_plan(board[0], board[1], board[5])
-        runs = whole_level_runs(self._fess_steps, self._backward_steps, self._weighted_steps,
-                                board, box_cells, player, cap, limit, plan)
-        return (yield from turn_steps(runs, limit))
+        way forwards. ``target``: the normalised player cell (the smallest of its area)
+        a solution must end in the area of (every search keeps to it), or None."""
+        self._target = target
+        try:
+            prepared = self._prepare(level, cap, limit, False)
+            if isinstance(prepared, str):
+                return prepared, "" if prepared == SOLVED else None, 0, 0
+            board, box_cells, player, _ = prepared
+            plan = packing_plan(board[0], board[1], board[5])
+            runs = whole_level_runs(self._fess_steps, self._backward_steps,
+                                    self._weighted_steps, board, box_cells, player, cap,
+                                    limit, plan)
+            return (yield from turn_steps(runs, limit))
+        finally:
+            self._target = None
 
     def _forward_order(self, cells):
         """The packing order of this solve's feature-space search, for the backward search

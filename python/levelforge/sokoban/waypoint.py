@@ -117,13 +117,9 @@ def waypoint_steps(child, level, board, box_cells, player, cap, limit):
             break
         tried.add(key)
         target = level.replace(goals=frozenset((c % width, c // width) for c in key) | sealed)
-        # the player must end in the waypoint's area (the searches' target, C_TARGET)
-        child._target = min(_Board(level).region(key, int(a.nplayer[j])))
-        try:
-            steps = child._any_steps(target, share, limit)
-            status, way, n, e = yield from _offset(steps, nodes, expanded)
-        finally:
-            child._target = None
+        area = min(_Board(level).region(key, int(a.nplayer[j])))  # the player ends there
+        steps = child._any_steps(target, share, limit, area)
+        status, way, n, e = yield from _offset(steps, nodes, expanded)
         nodes += n
         expanded += e
         if limit.reason() is not None:
