@@ -241,6 +241,39 @@ def test_the_waypoint_search_solves_by_way_of_a_waypoint(monkeypatch, index):
     assert nodes > 200
 
 
+@pytest.mark.parametrize("index", [105, 120, 152])
+def test_the_waypoints_searched_towards_differ_by_the_rule(monkeypatch, index):
+    """The waypoints searched towards, when none is reached: the choice's order with
+    each one skipped that differs from one already tried in fewer than ``DIFFER`` box
+    cells, at most ``TRIES`` of them (replayed over plain sets)."""
+    monkeypatch.setattr(wp, "PULLS", 500)
+    level = MICROBAN[index]
+    solver, board, boxes, player = prepared(level)
+    walls, width, nbox = board[0], board[5], boxes.shape[0]
+    child, seen = Solver(1_000_000), []
+
+    def unreached(target, cap, limit, area):
+        seen.append(frozenset(y * width + x for x, y in target.goals))
+        return ("limit", None, 0, 0)
+        yield  # noqa: unreachable: a search that ends at once
+    monkeypatch.setattr(child, "_any_steps", unreached)
+    status, _, _, _ = drain(wp.waypoint_steps(child, level, board, boxes, player,
+                                              1_000_000, Limit(None)))
+    _, a, ctr = drain(_pull_search(walls, np.flatnonzero(board[1]).astype(np.int32), boxes,
+                                   player, width, 500, Limit(None), WEIGHT, None, None,
+                                   False, None))
+    want, twins = [], 0
+    for j in wp.waypoints(a.pool, int(ctr[_s.C_NODES]), nbox, walls, width, boxes):
+        cells = frozenset(int(c) for c in a.pool[j * nbox:(j + 1) * nbox])
+        if len(want) < wp.TRIES:
+            if all(len(cells - t) >= wp.DIFFER for t in want):
+                want.append(cells)
+            else:
+                twins += cells not in want
+    assert status == "limit" and len(want) > 1 and twins > 0  # the rule skipped some
+    assert seen == want
+
+
 def test_the_any_mode_with_the_waypoint_search_is_deterministic_and_replays():
     """The waypoint search takes its turns by stored states like the others: two solves
     of XSokoban-like Microban 153 under the same cap agree, and the solution replays."""

@@ -13,7 +13,8 @@ waypoint's cells with the player in its area. That is a level of its own, the
 waypoint's cells as its goals and the player's area as its target, which the any
 mode's four whole-level searches solve in turn
 (:meth:`levelforge.sokoban.Solver._any_steps`) with at most :data:`NODES` stored states
-each; failing that, the next waypoint, up to :data:`TRIES` of them. Each of the four
+each; failing that, the next waypoint that differs from each one tried in at least
+:data:`DIFFER` box cells, up to :data:`TRIES` of them. Each of the four
 keeps to the target: the feature-space search and weighted A* go on past a state with
 the boxes placed and the player elsewhere (its bound is 1, ``C_TARGET``), and the
 backward searches pull from the solved state in the target's area only
@@ -49,9 +50,17 @@ CANDIDATES = 3000
 """Waypoints scored by their distance from the start: the stored states within
 :data:`MOST_AREAS` with the fewest boxes no pull moves (ties: the states stored first)."""
 TRIES = 8
-"""Most waypoints searched towards (distinct box cells)."""
-NODES = 250_000
-"""Stored states of each of the four searches towards one waypoint."""
+"""Most waypoints searched towards (their box cells apart by :data:`DIFFER`)."""
+DIFFER = 2
+"""Fewest box cells in which a waypoint must differ from each one searched towards
+before it: the best-scored states are mostly one box's step apart, and such a
+near-twin of a waypoint not reached is seldom reached either (XSokoban 74: its
+second waypoint with this rule, its fourth without)."""
+NODES = 150_000
+"""Stored states of each of the four searches towards one waypoint: a waypoint not
+reached costs about 600,000, so that the search's share of a 60 s solve on XSokoban
+(about 1.8M of some 10M stored states) tries three waypoints, not two (XSokoban 74 is
+reached through its second, with 506,268)."""
 
 
 def waypoints(pool, nodes, nbox, walls, width, box_cells, limit=None):
@@ -106,16 +115,16 @@ def waypoint_steps(child, level, board, box_cells, player, cap, limit):
     if limit.reason() is not None:
         return limit.reason(), None, nodes, expanded
     sealed = {(c % width, c // width) for c in np.flatnonzero(walls)} & level.goals
-    tried = set()
+    tried = []
     for j in waypoints(a.pool, nodes, nbox, walls, width, box_cells, limit):
         cells = a.pool[j * nbox:(j + 1) * nbox]
         key = frozenset(int(c) for c in cells)
-        if key in tried:
+        if any(len(key - t) < DIFFER for t in tried):
             continue
         share = min(NODES, (cap - nodes) // 4)  # each of the four searches' cap
         if len(tried) == TRIES or share <= 0:
             break
-        tried.add(key)
+        tried.append(key)
         target = level.replace(goals=frozenset((c % width, c // width) for c in key) | sealed)
         area = min(_Board(level).region(key, int(a.nplayer[j])))  # the player ends there
         steps = child._any_steps(target, share, limit, area)
