@@ -3,13 +3,17 @@ waypoints on large rooms, with and without a time limit.
 
     python asv_bench/report_waypoint.py --xsb XSokoban_90.xsb --levels 16,74,31 [--limit 120]
     python asv_bench/report_waypoint.py --rooms 48x48/60,64x64/128 [--choice-limit 0.5]
+    python asv_bench/report_waypoint.py --xsb XSokoban_90.xsb --levels 23,28 --set NODES=60000
 
 ``--xsb``: one line per level (status, stored states, waypoints searched towards,
 seconds); every solution is replayed. ``--rooms``: the tests' walled rooms (width x
 height / boxes): the stored states of the backward part (``waypoint.PULLS``, or fewer
 where ``--pulls`` says so: on the largest rooms a state costs far more), then the
 choice's seconds without a limit and under ``--choice-limit``. XSokoban is not bundled:
-pass any 90-level "XSokoban" / "Original" XSB file.
+pass any 90-level "XSokoban" / "Original" XSB file. ``--set NAME=VALUE`` (repeatable)
+runs the search with one of its constants changed (``PULLS``, ``MOST_AREAS``,
+``CANDIDATES``, ``TRIES``, ``DIFFER``, ``NODES`` of :mod:`levelforge.sokoban.waypoint`),
+as its figures' trials were run.
 """
 import argparse
 import os
@@ -70,6 +74,17 @@ def choice(width, height, nbox, pulls, limit):
     return out
 
 
+SETTABLE = ("PULLS", "MOST_AREAS", "CANDIDATES", "TRIES", "DIFFER", "NODES")
+
+
+def _setting(text):
+    name, _, value = text.partition("=")
+    if name not in SETTABLE or not value.isdigit():
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: NAME=VALUE with NAME one of {', '.join(SETTABLE)} and VALUE a count")
+    return name, int(value)
+
+
 def _room(text):
     try:
         size, nbox = text.split("/")
@@ -89,9 +104,15 @@ def main(argv=None):
     ap.add_argument("--pulls", type=int, default=waypoint.PULLS,
                     help="the backward part's states on the rooms")
     ap.add_argument("--choice-limit", type=float, default=0.5)
+    ap.add_argument("--set", type=_setting, action="append", default=[], metavar="NAME=VALUE",
+                    help="a constant of the waypoint search changed for this run")
     args = ap.parse_args(argv)
     if not args.xsb and not args.rooms:
         ap.error("pass --xsb FILE or --rooms")
+    for name, value in args.set:
+        setattr(waypoint, name, value)
+    if args.set:
+        print("with " + ", ".join(f"waypoint.{k} = {getattr(waypoint, k):,}" for k in SETTABLE))
     warm_up_backward()
     waypoint.warm_up()
     if args.xsb:

@@ -30,6 +30,22 @@ def test_levels_are_reported_as_the_search_finds_them(tmp_path, capsys, monkeypa
     assert line.startswith(f"| 1 | solved | {nodes:,} | ")
 
 
+def test_a_constant_set_for_the_run(tmp_path, capsys, monkeypatch):
+    """``--set TRIES=1``: the run says so, and the level is searched towards one waypoint
+    at most; the constant is the module's for the run (monkeypatch restores it)."""
+    monkeypatch.setattr(waypoint, "PULLS", 200)
+    monkeypatch.setattr(waypoint, "TRIES", waypoint.TRIES)
+    path = tmp_path / "one.xsb"
+    path.write_text(collections.load("microban")[150].to_xsb())
+    report_waypoint.main(["--xsb", str(path), "--set", "TRIES=1"])
+    out = capsys.readouterr().out.splitlines()
+    assert "waypoint.TRIES = 1" in out[0] and waypoint.TRIES == 1
+    assert out[3].split(" | ")[3] in ("0", "1")
+    for bad in ("TRIES", "TRIES=x", "SPEED=3"):
+        with pytest.raises(SystemExit):
+            report_waypoint.main(["--xsb", str(path), "--set", bad])
+
+
 def test_rooms_and_bad_input(capsys):
     report_waypoint.main(["--rooms", "12x12/6", "--pulls", "2000"])
     line = capsys.readouterr().out.splitlines()[2]
