@@ -31,16 +31,23 @@ def test_levels_are_reported_as_the_search_finds_them(tmp_path, capsys, monkeypa
 
 
 def test_a_constant_set_for_the_run(tmp_path, capsys, monkeypatch):
-    """``--set TRIES=1``: the run says so, and the level is searched towards one waypoint
-    at most; the constant is the module's for the run (monkeypatch restores it)."""
-    monkeypatch.setattr(waypoint, "PULLS", 200)
-    monkeypatch.setattr(waypoint, "TRIES", waypoint.TRIES)
+    """``--set``: the run says so and the search keeps to it. With waypoints too small to
+    reach (``NODES=50``), Microban 153 is searched towards more than one waypoint, and
+    with ``TRIES=1`` too, towards one (the constants are restored after the test)."""
+    for name in report_waypoint.SETTABLE:
+        monkeypatch.setattr(waypoint, name, getattr(waypoint, name))
     path = tmp_path / "one.xsb"
-    path.write_text(collections.load("microban")[150].to_xsb())
-    report_waypoint.main(["--xsb", str(path), "--set", "TRIES=1"])
-    out = capsys.readouterr().out.splitlines()
-    assert "waypoint.TRIES = 1" in out[0] and waypoint.TRIES == 1
-    assert out[3].split(" | ")[3] in ("0", "1")
+    path.write_text(collections.load("microban")[152].to_xsb())
+    small = ["--xsb", str(path), "--set", "PULLS=500", "--set", "NODES=50"]
+    tried = []
+    for extra in ([], ["--set", "TRIES=1"]):
+        report_waypoint.main(small + extra)
+        out = capsys.readouterr().out.splitlines()
+        assert "waypoint.PULLS = 500" in out[0] and out[0].endswith("waypoint.NODES = 50")
+        status, tried_here = out[3].split(" | ")[1], int(out[3].split(" | ")[3])
+        assert status == "limit"
+        tried.append(tried_here)
+    assert tried[0] > 1 and tried[1] == 1 and waypoint.TRIES == 1
     for bad in ("TRIES", "TRIES=x", "SPEED=3"):
         with pytest.raises(SystemExit):
             report_waypoint.main(["--xsb", str(path), "--set", bad])

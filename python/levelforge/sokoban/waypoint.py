@@ -53,8 +53,8 @@ TRIES = 8
 """Most waypoints searched towards (their box cells apart by :data:`DIFFER`)."""
 DIFFER = 2
 """Fewest box cells in which a waypoint must differ from each one searched towards
-before it: the best-scored states are mostly one box's step apart, and such a
-near-twin of a waypoint not reached is seldom reached either (XSokoban 74: its
+before it: the best-scored states are mostly near-twins, a few box cells apart, and
+such a near-twin of a waypoint not reached is seldom reached either (XSokoban 74: its
 second waypoint with this rule, its fourth without)."""
 NODES = 150_000
 """Stored states of each of the four searches towards one waypoint: a waypoint not
