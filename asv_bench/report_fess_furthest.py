@@ -51,6 +51,34 @@ def packed_states(ws, nbox, order):
             yield j, packed(set(int(c) for c in ws.pool[j * nbox:(j + 1) * nbox]), order)
 
 
+def sealed_boxes(level):
+    """The boxes of ``level`` out of the player's reach (walls alone counted): the solver
+    walls them in, so its searches' states hold the other boxes only."""
+    seen = {level.player}
+    todo = [level.player]
+    while todo:
+        x, y = todo.pop()
+        for cell in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if cell not in seen and cell not in level.walls \
+                    and 0 <= cell[0] < level.width and 0 <= cell[1] < level.height:
+                seen.add(cell)
+                todo.append(cell)
+    return frozenset(b for b in level.boxes if b not in seen)
+
+
+def stored_state(level, ws, j):
+    """Stored state ``j`` of a search of ``level`` in the workspace ``ws``, as a
+    :class:`Level` (with the boxes out of the player's reach, which the search leaves
+    out)."""
+    sealed = sealed_boxes(level)
+    nbox, width = len(level.boxes) - len(sealed), level.width
+    boxes = frozenset((int(c) % width, int(c) // width)
+                      for c in ws.pool[j * nbox:(j + 1) * nbox]) | sealed
+    player = int(ws.nplayer[j])
+    return Level(level.width, level.height, level.walls, level.goals, boxes,
+                 (player % width, player // width), level.title, ())
+
+
 def furthest(level, nodes):
     """Run the feature-space search alone (no backward search after it) on ``level``
     with ``nodes`` stored states:
@@ -61,17 +89,11 @@ def furthest(level, nodes):
         result = solver.solve(level, optimal=False)
     ws = solver.workspace
     order = [int(v) for v in seen[-1]] if seen else []
-    nbox, width = len(level.boxes), level.width
     best, at = -1, 0
-    for j, k in packed_states(ws, nbox, order):
+    for j, k in packed_states(ws, len(level.boxes) - len(sealed_boxes(level)), order):
         if k > best:
             best, at = k, j
-    boxes = frozenset((int(c) % width, int(c) // width)
-                      for c in ws.pool[at * nbox:(at + 1) * nbox])
-    player = int(ws.nplayer[at])
-    state = Level(level.width, level.height, level.walls, level.goals, boxes,
-                  (player % width, player // width), level.title, ())
-    return result, best, len(order), state
+    return result, best, len(order), stored_state(level, ws, at)
 
 
 def main(argv=None):

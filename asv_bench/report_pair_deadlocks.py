@@ -19,6 +19,7 @@ from levelforge.engine.sokoban_pairs import pair_dead
 from levelforge.sokoban import Level, fess, load_xsb
 from levelforge.sokoban.bound import pair_table
 from report_fess import fess_only
+from report_fess_furthest import sealed_boxes
 from report_sokoban_solve import _numbers
 
 
@@ -46,7 +47,8 @@ def dead_pair_share(level, nodes, pairs, pdb):
         result = solver.solve(level, optimal=False)
     finally:
         fess.PAIRS = True
-    return (result.status, *dead_pair_states(solver.workspace, len(level.boxes), pdb))
+    nbox = len(level.boxes) - len(sealed_boxes(level))  # the boxes the search moves
+    return (result.status, *dead_pair_states(solver.workspace, nbox, pdb))
 
 
 def main(argv=None):
