@@ -54,3 +54,12 @@ def test_the_packed_prefix_agrees_with_the_kernels():
         assert got == _packed(occ, np.array(order, np.int32))
         seen.add(got)
     assert seen == {0, 1, 2, 3, 4}
+
+
+def test_boxes_out_of_the_players_reach_stay_in_the_furthest_state():
+    level = MICROBAN[154]  # 155: ten of its 11 boxes parked on goals out of reach
+    sealed = report.sealed_boxes(level)
+    assert len(sealed) == 10
+    _, _, _, state = report.furthest(level, 2000)
+    assert sealed <= state.boxes and len(state.boxes) == len(level.boxes)
+    assert state.player not in state.boxes and not state.boxes & level.walls
