@@ -25,7 +25,7 @@ from levelforge.engine import sokoban_state as _s
 from levelforge.engine.sokoban_board import frozen_state
 from levelforge.sokoban import Solver, load_xsb
 from report_fess import fess_only
-from report_fess_furthest import stored_state
+from report_fess_furthest import sealed_boxes, stored_state
 from report_packing_plan import LoneReach, max_matching
 from report_sokoban_solve import _numbers
 
@@ -71,14 +71,20 @@ def sample_states(level, nodes, size, seed=0):
     ws = solver.workspace
     stored = [j for j in range(int(ws.ctr[_s.C_NODES])) if ws.nplayer[j] >= 0]
     picked = random.Random(seed).sample(stored, min(size, len(stored)))
-    states = [stored_state(level, ws, j) for j in picked]
+    sealed = sealed_boxes(level)
+    states = [stored_state(level, ws, j, sealed) for j in picked]
     return result, len(stored), states
+
+
+_CHECKERS = {}  # one push-optimal solver per cap, its work arrays kept between states
 
 
 def kind(state, check):
     """What the push-optimal solver with ``check`` stored states says of ``state``: one
     of :data:`KINDS`."""
-    r = Solver(max_nodes=check).solve(state)
+    if check not in _CHECKERS:
+        _CHECKERS[check] = Solver(max_nodes=check)
+    r = _CHECKERS[check].solve(state)
     if r.status == "unsolvable":
         return KINDS[0] if r.nodes <= 2 else KINDS[1]
     return KINDS[2] if r.status == "solved" else KINDS[3]

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from levelforge.engine import sokoban_state as _s
 from levelforge.sokoban import Level, Solver, load_xsb
 from levelforge.sokoban import fess
+from levelforge.sokoban.optimizer import _Board
 from report_fess import fess_only
 from report_sokoban_solve import _numbers
 
@@ -54,23 +55,16 @@ def packed_states(ws, nbox, order):
 def sealed_boxes(level):
     """The boxes of ``level`` out of the player's reach (walls alone counted): the solver
     walls them in, so its searches' states hold the other boxes only."""
-    seen = {level.player}
-    todo = [level.player]
-    while todo:
-        x, y = todo.pop()
-        for cell in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if cell not in seen and cell not in level.walls \
-                    and 0 <= cell[0] < level.width and 0 <= cell[1] < level.height:
-                seen.add(cell)
-                todo.append(cell)
-    return frozenset(b for b in level.boxes if b not in seen)
+    board = _Board(level)
+    reach = board.region(frozenset(), board.player)
+    return frozenset((x, y) for x, y in level.boxes if y * level.width + x not in reach)
 
 
-def stored_state(level, ws, j):
+def stored_state(level, ws, j, sealed=None):
     """Stored state ``j`` of a search of ``level`` in the workspace ``ws``, as a
     :class:`Level` (with the boxes out of the player's reach, which the search leaves
-    out)."""
-    sealed = sealed_boxes(level)
+    out: ``sealed``, :func:`sealed_boxes` of the level, computed when not given)."""
+    sealed = sealed_boxes(level) if sealed is None else sealed
     nbox, width = len(level.boxes) - len(sealed), level.width
     boxes = frozenset((int(c) % width, int(c) // width)
                       for c in ws.pool[j * nbox:(j + 1) * nbox]) | sealed
@@ -89,11 +83,12 @@ def furthest(level, nodes):
         result = solver.solve(level, optimal=False)
     ws = solver.workspace
     order = [int(v) for v in seen[-1]] if seen else []
+    sealed = sealed_boxes(level)
     best, at = -1, 0
-    for j, k in packed_states(ws, len(level.boxes) - len(sealed_boxes(level)), order):
+    for j, k in packed_states(ws, len(level.boxes) - len(sealed), order):
         if k > best:
             best, at = k, j
-    return result, best, len(order), stored_state(level, ws, at)
+    return result, best, len(order), stored_state(level, ws, at, sealed)
 
 
 def main(argv=None):
