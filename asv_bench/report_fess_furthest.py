@@ -5,7 +5,7 @@ push-optimal solver's verdict on it (dead, solvable, or unknown within its own c
     python asv_bench/report_fess_furthest.py --xsb XSokoban_90.xsb --levels 16,23 --nodes 100000
 
 The diagnosis behind the parking entries, the residual test and the packing macro's
-choice of box (docs/figures/sokoban-solving.md): a furthest state that the push-optimal
+choice of box (docs/figures/sokoban-solving-journal.md): a furthest state that the push-optimal
 solver proves dead in a handful of states points at the plan (the packing order, or
 the boxes it packs with), one it cannot settle at the search's guidance.
 """

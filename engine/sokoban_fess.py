@@ -65,7 +65,7 @@ from .sokoban_state import (C_BOXES, C_CAP, C_EXPANDED, C_FILL, C_FILL2, C_GOAL,
 # no advisor): the room-connectivity advisor 48, the out-of-plan advisor 47. Measured
 # again on 2026-12-04 (feature-space then backward search, 300,000 states: 61/90 as set
 # here): no switch gains more than it loses, and all four features as cell coordinates
-# with all five advisors solve 42/90 (docs/figures/sokoban-solving.md).
+# with all five advisors solve 42/90 (docs/figures/sokoban-solving-journal.md).
 USE_ROOMS = False  # the room-connectivity feature in the cell key
 USE_OOP = False  # the out-of-plan feature in the cell key
 ADVISORS = 0  # the advisors (ADV_* bits) whose pushes are free; ADV_ROOMS: see above
@@ -79,7 +79,7 @@ FREE_BETTER = True  # every push that packs a goal or joins regions is free too
 # night): XSokoban 20 and 25 within 60 s, but 16, 40, 44 and 74 need 1.4-1.6 times the
 # stored states, and 28 and 52 are no longer solved within 10 minutes; advice only when
 # at most 2 boxes are in the way, or only for those on the moving box's way, does not
-# tell the two apart (docs/figures/sokoban-solving.md).
+# tell the two apart (docs/figures/sokoban-solving-journal.md).
 OPENER = True  # pushes of the boxes in the way of the next goal are free
 OPENER_MIN_W = 2  # ... in states of at least this weight (the cheap layers go without)
 

@@ -33,7 +33,7 @@ PAIRS = True
 two start cells (:func:`levelforge.sokoban.pairs.pull_pair_table`); False: it keeps
 them (for comparisons). The search over feature cells keeps them: there the pruned
 states change which states its cells hold and expand, and on 2026-12-06 that cost more
-levels than it gained (docs/figures/sokoban-solving.md, "Pairs that pulls cannot bring
+levels than it gained (docs/figures/sokoban-solving-journal.md, "Pairs that pulls cannot bring
 home"). Pruning never changes the greedy order of the states it keeps."""
 _STATUS = {_s.SOLVED: "solved", _s.UNSOLVABLE: "exhausted", _s.LIMIT: "limit"}
 

@@ -60,7 +60,7 @@ a second, the greedy backward search 200,000-600,000, the one over cells
 150,000-350,000 and weighted A* 230,000-480,000, so the feature-space search gets
 about half of the time, the search over cells about a third and weighted A* about a
 tenth. The feature-space search's and weighted A*'s shares were chosen by the
-time-limited runs in ``docs/figures/sokoban-solving.md`` (three searches in turn;
+time-limited runs in ``docs/figures/sokoban-solving-journal.md`` (three searches in turn;
 weighted A* takes turns). The greedy backward search solves its levels early (XSokoban
 15, 49, 86 with 30,000-93,000 of its states) while the one over cells solves the hard
 ones late (XSokoban 14, 16, 87, 29, 85 with 1.7M-5.7M), so since 2026-12-05 the greedy

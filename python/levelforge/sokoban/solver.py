@@ -52,7 +52,7 @@ table entries)."""
 INCREMENTAL_FROM = 8
 """Boxes from which the best-first searches repair each child's matching from its
 parent's instead of solving it from scratch. Measured (push-optimal kernel time, the
-same states either way; docs/figures/sokoban-solving.md): the repair costs 5-16% more
+same states either way; docs/figures/sokoban-solving-journal.md): the repair costs 5-16% more
 with 2 to 6 boxes (Boxoban's 4: 15%) and saves 3-15% with 8 (XSokoban 38: 15%), 12-44%
 from 9 on."""
 RESTART_AT = 1 << 21

@@ -11,7 +11,7 @@ steps, and so the answer, is the same on every run and machine; only where a tim
 limit cuts it depends on the clock. A stored state's time differs between searches
 and boards (on a 64x64 room with 128 boxes a backward search's matchings cost about a
 millisecond a state); the weights were measured on hand-made levels
-(``docs/figures/sokoban-solving.md``, three searches in turn). A step is one kernel
+(``docs/figures/sokoban-solving-journal.md``, three searches in turn). A step is one kernel
 call of at most a few hundred expansions, so no search may spend long on work done
 once (a table made on first use) inside one step: the others wait for it.
 
