@@ -1,4 +1,3 @@
-import ast
 import json
 import pickle
 import subprocess
@@ -309,45 +308,3 @@ def test_cli_generate_takes_the_design_rules(tmp_path):
     for lv, seed in zip(levels, range(5)):
         r = Generator(rules="design").generate(item_seed(3, seed))
         assert lv.walls == r.level.walls and lv.boxes == r.level.boxes
-
-
-ANY_MODE_KERNELS = ("sokoban_fess", "sokoban_fess_cells", "sokoban_fess_features",
-                    "sokoban_fess_macro", "sokoban_fess_opener", "sokoban_fess_residual",
-                    "sokoban_backward", "sokoban_waypoint")
-_COMPILED = """
-import sys, tempfile
-from levelforge.cli import main
-from levelforge.sokoban import collections, solve
-
-def compiled(mods={mods!r}):
-    names = []
-    for mod in mods:
-        full = 'levelforge.engine.' + mod
-        for name, f in (vars(sys.modules[full]).items() if full in sys.modules else ()):
-            # the module's own kernels (not those it imports), compiled or cache-loaded
-            if getattr(f, 'signatures', None) and f.py_func.__module__ == full:
-                names.append(mod + '.' + name)
-    return names
-
-with tempfile.TemporaryDirectory() as d:
-    assert main(['sokoban', 'generate', '--count', '3', '--seed', '1', '--no-progress',
-                 '-o', d + '/levels.xsb']) == 0
-print(compiled(('sokoban_generator',)))
-print(compiled())
-solve(collections.load('microban')[0], optimal=False)
-print(compiled())
-"""
-
-
-def test_the_main_command_compiles_no_kernel_of_the_searches_for_any_solution():
-    """The README's main job (the generator, push-optimal A*) never compiles, nor loads
-    from the cache, a kernel of the any mode's searches: its speed cannot depend on
-    them. The same process then solves for any solution, which does load them (so the
-    names looked at are the kernels, and the check can fail)."""
-    out = subprocess.run([sys.executable, "-c", _COMPILED.format(mods=ANY_MODE_KERNELS)],
-                         capture_output=True, text=True, check=True).stdout.splitlines()
-    generator, after_generate, after_any = (ast.literal_eval(line) for line in out[-3:])
-    assert generator  # the generator's kernels ran in this process (--jobs 1, the default)
-    assert after_generate == []
-    assert "sokoban_fess.fess_run" in after_any
-    assert any(name.startswith("sokoban_backward.") for name in after_any)

@@ -326,9 +326,10 @@ def test_any_mode_solutions_replay_on_generated_levels():
 def test_generator_path_never_compiles_the_feature_space_search(tmp_path):
     """Cold start (an empty Numba cache, so that callees compile as themselves):
     generating leaves every kernel of the feature-space search (and of its packing order,
-    cells, packing macro, features and advisors), of the incremental matching, of the
-    corral-deadlock search, of the stuck-set and window deadlock tests, of the backward
-    search and of the tunnel macro uncompiled; solving push-optimally then compiles the
+    cells, packing macro, features, advisors, opener and residual test), of the
+    incremental matching, of the corral-deadlock search, of the stuck-set and window
+    deadlock tests, of the backward and waypoint searches and of the tunnel macro
+    uncompiled; solving push-optimally then compiles the
     incremental matching (its best-first search uses it) and still none of the others."""
     code = ("from levelforge.sokoban import generate, solve;"
             "from levelforge.engine import sokoban_fess as f, sokoban_match as m;"
@@ -336,15 +337,16 @@ def test_generator_path_never_compiles_the_feature_space_search(tmp_path):
             "from levelforge.engine import sokoban_deadlock as dl, sokoban_window as wi;"
             "from levelforge.engine import sokoban_backward as bk, sokoban_packing as pk;"
             "from levelforge.engine import sokoban_fess_cells as fc, sokoban_fess_macro as fm;"
-            "from levelforge.engine import sokoban_triples as tr;"
+            "from levelforge.engine import sokoban_triples as tr, sokoban_waypoint as wp;"
+            "from levelforge.engine import sokoban_fess_opener as fo, sokoban_fess_residual as fr;"
             "done = lambda *mods: sorted(n for mod in mods for n, d in vars(mod).items()"
             " if getattr(d, '__module__', '') == mod.__name__ and getattr(d, 'signatures', 0));"
             "from levelforge.engine import sokoban as k;"
             "macro = lambda: [n for n in ('_tunnel', '_way', 'tunnel_room')"
             " if getattr(k, n).signatures];"
             "r = generate(5, width=7, height=7, boxes=2, pushes=(4, 8));"
-            "print(done(f, m, c, ff, dl, wi, bk, pk, fc, fm, tr), macro()); solve(r.level);"
-            "print(done(f, c, ff, dl, wi, bk, pk, fc, fm))")
+            "print(done(f, m, c, ff, dl, wi, bk, pk, fc, fm, tr, wp, fo, fr), macro());"
+            "solve(r.level); print(done(f, c, ff, dl, wi, bk, pk, fc, fm, wp, fo, fr))")
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=env).stdout
